@@ -1,0 +1,212 @@
+// The one LayerNorm row algorithm, written once against a tiny vector-ops wrapper and
+// instantiated for scalar_ops.h and wasmsimd_ops.h. Both wrappers have 4 float lanes and 2 double
+// lanes and perform the same IEEE operations lane by lane, so every kernel produces bit-identical
+// results (wasm SIMD128 has no fused multiply-add, and the native builds use -ffp-contract=off).
+//
+// Numerics, chosen by measurement against exact answers (see README "Numerics"):
+// * Moments in one pass over the row in float64, shifted by the row's first element K:
+//   s1 = sum(x - K), s2 = sum((x - K)^2). A float32 difference is exact or within 2^-53 in
+//   double, a float32 square never overflows or underflows in double, and because
+//   (mean - K)^2 <= (d - 1) * var the cancellation in s2 - s1^2/d costs at most log2(d) of
+//   float64's 53 bits: variance is good to ~2^-40, far beyond float32.
+// * The common ("fast") row: the mean is split into mu_hi + mu_lo (two floats), so
+//   (x - mu_hi) - mu_lo keeps the mean beyond float32 (needed for 1e4 + N(0,1) rows), then
+//   float32 multiplies by rstd, gamma and adds beta.
+// * Rows whose spread is extreme (sigma outside [2^-60, 2^60]: subnormal rows, rows near 1e30,
+//   constant rows) or whose rstd is extreme take the "wide" path: (x - mean) * rstd in double,
+//   rounded once to float32. This avoids float32 overflow of rstd (1e-40 rows with eps = 0) and
+//   precision loss of subnormal centered values, at the cost of speed on rows that are rare.
+#ifndef LAYERNORM_KERNELS_ROW_TEMPLATE_H_
+#define LAYERNORM_KERNELS_ROW_TEMPLATE_H_
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "layernorm/layernorm.h"
+
+namespace layernorm::kernels {
+
+enum class RowMode { kFast, kWide, kNonFinite };
+
+// What the element pass needs to know about one row.
+struct RowPlan {
+  RowMode mode;
+  float mu_hi;
+  float mu_lo;
+  float rstd32;
+  double mean;
+  double rstd;  // 0 for a constant row with eps == 0, so that it yields beta (x - mean is 0)
+};
+
+constexpr double kMinFastVariance = 0x1p-120;  // sigma >= 2^-60
+constexpr double kMaxFastVariance = 0x1p+120;  // sigma <= 2^60
+constexpr double kMinFastRstd = 0x1p-60;
+constexpr double kMaxFastRstd = 0x1p+60;
+
+template <class Ops>
+RowStats RowMoments(const float* x, std::size_t d, double eps) {
+  using F32 = typename Ops::F32;
+  using F64 = typename Ops::F64;
+  const double shift = static_cast<double>(x[0]);
+  const F64 k = Ops::Splat64(shift);
+  F64 s1a = Ops::Splat64(0.0), s1b = s1a, s1c = s1a, s1d = s1a;
+  F64 s2a = s1a, s2b = s1a, s2c = s1a, s2d = s1a;
+  std::size_t j = 0;
+  for (; j + 8 <= d; j += 8) {
+    const F32 v0 = Ops::Load(x + j);
+    const F32 v1 = Ops::Load(x + j + 4);
+    const F64 c0 = Ops::Sub64(Ops::PromoteLo(v0), k);
+    const F64 c1 = Ops::Sub64(Ops::PromoteHi(v0), k);
+    const F64 c2 = Ops::Sub64(Ops::PromoteLo(v1), k);
+    const F64 c3 = Ops::Sub64(Ops::PromoteHi(v1), k);
+    s1a = Ops::Add64(s1a, c0);
+    s1b = Ops::Add64(s1b, c1);
+    s1c = Ops::Add64(s1c, c2);
+    s1d = Ops::Add64(s1d, c3);
+    s2a = Ops::Add64(s2a, Ops::Mul64(c0, c0));
+    s2b = Ops::Add64(s2b, Ops::Mul64(c1, c1));
+    s2c = Ops::Add64(s2c, Ops::Mul64(c2, c2));
+    s2d = Ops::Add64(s2d, Ops::Mul64(c3, c3));
+  }
+  double t1 = 0.0, t2 = 0.0;
+  for (; j < d; ++j) {
+    const double c = static_cast<double>(x[j]) - shift;
+    t1 += c;
+    t2 += c * c;
+  }
+  const F64 r1 = Ops::Add64(Ops::Add64(s1a, s1c), Ops::Add64(s1b, s1d));
+  const F64 r2 = Ops::Add64(Ops::Add64(s2a, s2c), Ops::Add64(s2b, s2d));
+  const double s1 = (Ops::Lane0(r1) + Ops::Lane1(r1)) + t1;
+  const double s2 = (Ops::Lane0(r2) + Ops::Lane1(r2)) + t2;
+
+  RowStats stats;
+  if (!std::isfinite(s1) || !std::isfinite(s2)) {  // only a NaN or Inf input gets here
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    stats.mean = stats.variance = stats.rstd = nan;
+    return stats;
+  }
+  const double n = static_cast<double>(d);
+  const double mean_shift = s1 / n;
+  const double variance = (s2 - s1 * mean_shift) / n;
+  stats.mean = shift + mean_shift;
+  stats.variance = variance > 0.0 ? variance : 0.0;
+  stats.rstd = 1.0 / std::sqrt(stats.variance + eps);
+  return stats;
+}
+
+inline RowPlan PlanRow(const RowStats& s) {
+  RowPlan p{};
+  if (std::isnan(s.mean)) {
+    p.mode = RowMode::kNonFinite;
+    return p;
+  }
+  p.mean = s.mean;
+  p.rstd = std::isinf(s.rstd) ? 0.0 : s.rstd;
+  const bool fast = s.variance >= kMinFastVariance && s.variance <= kMaxFastVariance &&
+                    s.rstd >= kMinFastRstd && s.rstd <= kMaxFastRstd;
+  p.mode = fast ? RowMode::kFast : RowMode::kWide;
+  p.mu_hi = static_cast<float>(s.mean);
+  p.mu_lo = static_cast<float>(s.mean - static_cast<double>(p.mu_hi));
+  p.rstd32 = static_cast<float>(s.rstd);
+  return p;
+}
+
+// One element of the fast path; the vector loop below does exactly this per lane.
+inline float FastNormalized(float x, const RowPlan& p) {
+  const float centered = (x - p.mu_hi) - p.mu_lo;
+  return centered * p.rstd32;
+}
+
+inline float WideNormalized(float x, const RowPlan& p) {
+  return static_cast<float>((static_cast<double>(x) - p.mean) * p.rstd);
+}
+
+template <bool kGamma, bool kBeta>
+inline float Affine(float t, const float* gamma, const float* beta, std::size_t j) {
+  if constexpr (kGamma) t = t * gamma[j];
+  if constexpr (kBeta) t = t + beta[j];
+  return t;
+}
+
+template <class Ops, bool kGamma, bool kBeta>
+inline typename Ops::F32 AffineVec(typename Ops::F32 t, const float* gamma, const float* beta,
+                                   std::size_t j) {
+  if constexpr (kGamma) t = Ops::Mul32(t, Ops::Load(gamma + j));
+  if constexpr (kBeta) t = Ops::Add32(t, Ops::Load(beta + j));
+  return t;
+}
+
+template <class Ops, bool kGamma, bool kBeta>
+void NormalizeRowFast(const float* x, float* y, std::size_t d, const float* gamma,
+                      const float* beta, const RowPlan& p) {
+  using F32 = typename Ops::F32;
+  const F32 mu_hi = Ops::Splat32(p.mu_hi);
+  const F32 mu_lo = Ops::Splat32(p.mu_lo);
+  const F32 rstd = Ops::Splat32(p.rstd32);
+  std::size_t j = 0;
+  for (; j + 8 <= d; j += 8) {
+    const F32 v0 = Ops::Load(x + j);
+    const F32 v1 = Ops::Load(x + j + 4);
+    const F32 t0 = Ops::Mul32(Ops::Sub32(Ops::Sub32(v0, mu_hi), mu_lo), rstd);
+    const F32 t1 = Ops::Mul32(Ops::Sub32(Ops::Sub32(v1, mu_hi), mu_lo), rstd);
+    Ops::Store(y + j, AffineVec<Ops, kGamma, kBeta>(t0, gamma, beta, j));
+    Ops::Store(y + j + 4, AffineVec<Ops, kGamma, kBeta>(t1, gamma, beta, j + 4));
+  }
+  for (; j < d; ++j) y[j] = Affine<kGamma, kBeta>(FastNormalized(x[j], p), gamma, beta, j);
+}
+
+template <class Ops, bool kGamma, bool kBeta>
+void NormalizeRowWide(const float* x, float* y, std::size_t d, const float* gamma,
+                      const float* beta, const RowPlan& p) {
+  using F32 = typename Ops::F32;
+  using F64 = typename Ops::F64;
+  const F64 mean = Ops::Splat64(p.mean);
+  const F64 rstd = Ops::Splat64(p.rstd);
+  std::size_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const F32 v = Ops::Load(x + j);
+    const F64 lo = Ops::Mul64(Ops::Sub64(Ops::PromoteLo(v), mean), rstd);
+    const F64 hi = Ops::Mul64(Ops::Sub64(Ops::PromoteHi(v), mean), rstd);
+    Ops::Store(y + j, AffineVec<Ops, kGamma, kBeta>(Ops::Demote(lo, hi), gamma, beta, j));
+  }
+  for (; j < d; ++j) y[j] = Affine<kGamma, kBeta>(WideNormalized(x[j], p), gamma, beta, j);
+}
+
+template <class Ops, bool kGamma, bool kBeta>
+void NormalizeRows(std::size_t rows, std::size_t d, const float* x, float* y, const float* gamma,
+                   const float* beta, double eps) {
+  for (std::size_t r = 0; r < rows; ++r, x += d, y += d) {
+    const RowPlan plan = PlanRow(RowMoments<Ops>(x, d, eps));
+    switch (plan.mode) {
+      case RowMode::kFast:
+        NormalizeRowFast<Ops, kGamma, kBeta>(x, y, d, gamma, beta, plan);
+        break;
+      case RowMode::kWide:
+        NormalizeRowWide<Ops, kGamma, kBeta>(x, y, d, gamma, beta, plan);
+        break;
+      case RowMode::kNonFinite:
+        for (std::size_t j = 0; j < d; ++j) y[j] = std::numeric_limits<float>::quiet_NaN();
+        break;
+    }
+  }
+}
+
+// The kernel entry point: picks the gamma/beta specialization once per call.
+template <class Ops>
+void Normalize(std::size_t rows, std::size_t d, const float* x, float* y, const float* gamma,
+               const float* beta, double eps) {
+  if (gamma && beta) return NormalizeRows<Ops, true, true>(rows, d, x, y, gamma, beta, eps);
+  if (gamma) return NormalizeRows<Ops, true, false>(rows, d, x, y, gamma, beta, eps);
+  if (beta) return NormalizeRows<Ops, false, true>(rows, d, x, y, gamma, beta, eps);
+  return NormalizeRows<Ops, false, false>(rows, d, x, y, gamma, beta, eps);
+}
+
+template <class Ops>
+void Moments(std::size_t rows, std::size_t d, const float* x, double eps, RowStats* stats) {
+  for (std::size_t r = 0; r < rows; ++r, x += d) stats[r] = RowMoments<Ops>(x, d, eps);
+}
+
+}  // namespace layernorm::kernels
+
+#endif  // LAYERNORM_KERNELS_ROW_TEMPLATE_H_

@@ -1,0 +1,50 @@
+// Scalar "ISA" for row_template.h: 4 float lanes and 2 double lanes as plain arrays, with the
+// same lane semantics as wasmsimd_ops.h. This file is compiled without auto-vectorization so the
+// scalar build stays scalar.
+#ifndef LAYERNORM_KERNELS_SCALAR_OPS_H_
+#define LAYERNORM_KERNELS_SCALAR_OPS_H_
+
+namespace layernorm::kernels {
+
+struct ScalarOps {
+  struct F32 {
+    float v[4];
+  };
+  struct F64 {
+    double v[2];
+  };
+
+  static F32 Load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
+  static void Store(float* p, F32 a) {
+    p[0] = a.v[0];
+    p[1] = a.v[1];
+    p[2] = a.v[2];
+    p[3] = a.v[3];
+  }
+  static F32 Splat32(float s) { return {{s, s, s, s}}; }
+  static F64 Splat64(double s) { return {{s, s}}; }
+  static F32 Add32(F32 a, F32 b) {
+    return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
+  }
+  static F32 Sub32(F32 a, F32 b) {
+    return {{a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]}};
+  }
+  static F32 Mul32(F32 a, F32 b) {
+    return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}};
+  }
+  static F64 Add64(F64 a, F64 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; }
+  static F64 Sub64(F64 a, F64 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; }
+  static F64 Mul64(F64 a, F64 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; }
+  static F64 PromoteLo(F32 a) { return {{a.v[0], a.v[1]}}; }
+  static F64 PromoteHi(F32 a) { return {{a.v[2], a.v[3]}}; }
+  static F32 Demote(F64 lo, F64 hi) {
+    return {{static_cast<float>(lo.v[0]), static_cast<float>(lo.v[1]),
+             static_cast<float>(hi.v[0]), static_cast<float>(hi.v[1])}};
+  }
+  static double Lane0(F64 a) { return a.v[0]; }
+  static double Lane1(F64 a) { return a.v[1]; }
+};
+
+}  // namespace layernorm::kernels
+
+#endif  // LAYERNORM_KERNELS_SCALAR_OPS_H_

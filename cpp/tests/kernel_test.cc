@@ -1,0 +1,188 @@
+// Every registered kernel against the float64 reference, at sizes around its tile width and on
+// the hard rows of the numerics contract; and every kernel bit-identical to the scalar one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "layernorm/layernorm.h"
+#include "test_util.h"
+
+namespace layernorm {
+namespace {
+
+using testing::Case;
+
+constexpr std::uint64_t kSeed = 20261130;
+
+// Tolerance, derived: the fast path rounds (x - mu_hi), (. - mu_lo), rstd to float, (. * rstd),
+// (. * gamma) and (. + beta): five relative roundings of at most 2^-24 each on gamma*xhat, plus
+// the final one, bounded by 3.5 units of the spacing of max(|gamma*xhat|, |beta|); the
+// statistics in float64 add far less than one more. The reference itself is within 0.5.
+constexpr double kMaxScaledUlp = 4.0;
+
+std::vector<float> RunKernel(const Kernel& k, const Case& c) {
+  std::vector<float> y(c.x.size());
+  EXPECT_EQ(LayerNorm(c.x.data(), y.data(), c.rows, c.d, testing::OrNull(c.gamma),
+                      testing::OrNull(c.beta), c.eps, &k),
+            Status::kOk);
+  return y;
+}
+
+std::vector<float> Reference(const Case& c) {
+  std::vector<float> y(c.x.size());
+  EXPECT_EQ(LayerNormReference(c.x.data(), y.data(), c.rows, c.d, testing::OrNull(c.gamma),
+                               testing::OrNull(c.beta), c.eps),
+            Status::kOk);
+  return y;
+}
+
+// Largest scaled-ULP error; fails on any NaN/Inf mismatch.
+double CheckAgainstReference(const Case& c, const std::vector<float>& y) {
+  const std::vector<float> ref = Reference(c);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const bool ref_finite = std::isfinite(ref[i]);
+    if (ref_finite != std::isfinite(y[i])) {
+      ADD_FAILURE() << c.name << ": element " << i << " is " << y[i] << ", reference " << ref[i];
+      return INFINITY;
+    }
+    if (!ref_finite) continue;
+    const float b = c.beta.empty() ? 0.0f : c.beta[i % c.d];
+    worst = std::max(worst, testing::ScaledUlpError(y[i], ref[i], b));
+  }
+  return worst;
+}
+
+class KernelTest : public ::testing::TestWithParam<std::size_t> {
+ protected:
+  const Kernel& kernel() const { return Kernels()[GetParam()]; }
+};
+
+TEST_P(KernelTest, MatchesReferenceAroundTileWidth) {
+  SCOPED_TRACE("seed " + std::to_string(kSeed));
+  std::mt19937_64 rng(kSeed);
+  const std::size_t tile = kernel().tile;
+  std::vector<std::size_t> widths = {1, 2, 3, 5, 7, 15, 17, 33, 767, 768, 769, 1025, 4096};
+  for (std::size_t w = 1; w < 2 * tile; ++w) widths.push_back(w);
+  for (std::size_t m = 2; m <= 8; ++m) widths.push_back(m * tile);
+  for (std::size_t d : widths) {
+    for (double eps : {0.0, 1e-12, 1e-5, 1e-1}) {
+      for (int variant = 0; variant < 4; ++variant) {
+        Case c{"d=" + std::to_string(d) + " eps=" + std::to_string(eps) +
+                   " variant=" + std::to_string(variant),
+               3, d, eps, testing::Gaussian(rng, 3 * d, 0.3, 1.7), {}, {}};
+        if (variant & 1) c.gamma = testing::Params(rng, d, 1.0, 0.5);
+        if (variant & 2) c.beta = testing::Params(rng, d, 0.0, 0.5);
+        SCOPED_TRACE(c.name);
+        EXPECT_LE(CheckAgainstReference(c, RunKernel(kernel(), c)), kMaxScaledUlp);
+      }
+    }
+  }
+}
+
+TEST_P(KernelTest, HardRowsMeetTheContract) {
+  SCOPED_TRACE("seed " + std::to_string(kSeed));
+  for (const Case& c : testing::HardCases(kSeed)) {
+    SCOPED_TRACE(c.name);
+    const std::vector<float> y = RunKernel(kernel(), c);
+    EXPECT_LE(CheckAgainstReference(c, y), kMaxScaledUlp);
+  }
+}
+
+TEST_P(KernelTest, OffsetRowsWithinOneHundredThousandth) {
+  std::mt19937_64 rng(kSeed + 1);
+  Case c{"1e4 + N(0,1)", 64, 768, 1e-5, testing::Gaussian(rng, 64 * 768, 1e4, 1.0), {}, {}};
+  const std::vector<float> y = RunKernel(kernel(), c), ref = Reference(c);
+  double max_abs = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) max_abs = std::max(max_abs, std::fabs(double(y[i]) - ref[i]));
+  EXPECT_LE(max_abs, 1e-5) << "seed " << kSeed + 1;
+}
+
+TEST_P(KernelTest, ConstantRowsGiveExactlyBeta) {
+  std::mt19937_64 rng(kSeed + 2);
+  for (double eps : {0.0, 1e-5}) {
+    for (float value : {0.0f, 1.0f, -3.5f, 1e6f, 3e38f, 1e-42f}) {
+      const std::size_t d = 37;
+      Case c{"constant", 2, d, eps, std::vector<float>(2 * d, value),
+             testing::Params(rng, d, 1.0, 1.0), testing::Params(rng, d, 0.0, 1.0)};
+      const std::vector<float> y = RunKernel(kernel(), c);
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        ASSERT_EQ(y[i], c.beta[i % d]) << "value " << value << " eps " << eps << " at " << i;
+      }
+    }
+  }
+}
+
+TEST_P(KernelTest, NonFiniteRowsAreNaNAndOthersUnaffected) {
+  std::mt19937_64 rng(kSeed + 3);
+  const std::size_t d = 19;
+  std::vector<float> x = testing::Gaussian(rng, 4 * d, 0.0, 1.0);
+  Case clean{"clean", 4, d, 1e-5, x, {}, {}};
+  const std::vector<float> y_clean = RunKernel(kernel(), clean);
+  x[1 * d + 3] = NAN;
+  x[2 * d + 18] = INFINITY;
+  Case dirty{"dirty", 4, d, 1e-5, x, {}, {}};
+  const std::vector<float> y = RunKernel(kernel(), dirty);
+  for (std::size_t j = 0; j < d; ++j) {
+    EXPECT_TRUE(std::isnan(y[1 * d + j]));
+    EXPECT_TRUE(std::isnan(y[2 * d + j]));
+    EXPECT_TRUE(testing::SameBits(y[j], y_clean[j]));
+    EXPECT_TRUE(testing::SameBits(y[3 * d + j], y_clean[3 * d + j]));
+  }
+}
+
+TEST_P(KernelTest, InPlaceEqualsOutOfPlace) {
+  std::mt19937_64 rng(kSeed + 4);
+  Case c{"in place", 5, 771, 1e-5, testing::Gpt2Like(rng, 5, 771),
+         testing::Params(rng, 771, 1.0, 0.3), testing::Params(rng, 771, 0.0, 0.3)};
+  const std::vector<float> y = RunKernel(kernel(), c);
+  std::vector<float> inplace = c.x;
+  ASSERT_EQ(LayerNorm(inplace.data(), inplace.data(), c.rows, c.d, c.gamma.data(), c.beta.data(),
+                      c.eps, &kernel()),
+            Status::kOk);
+  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_TRUE(testing::SameBits(y[i], inplace[i]));
+}
+
+TEST_P(KernelTest, BitIdenticalToScalar) {
+  const Kernel* scalar = FindKernel("f32_layernorm_ukernel__scalar_u8");
+  ASSERT_NE(scalar, nullptr);
+  std::mt19937_64 rng(kSeed + 5);
+  std::vector<Case> cases = testing::HardCases(kSeed + 6);
+  for (std::size_t d : {1, 4, 7, 8, 9, 16, 31, 768, 769, 1600}) {
+    cases.push_back({"gpt2 d=" + std::to_string(d), 9, d, 1e-5, testing::Gpt2Like(rng, 9, d),
+                     testing::Params(rng, d, 1.0, 0.3), testing::Params(rng, d, 0.0, 0.3)});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::vector<float> a = RunKernel(*scalar, c), b = RunKernel(kernel(), c);
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differing += !testing::SameBits(a[i], b[i]);
+    EXPECT_EQ(differing, 0u) << "seed " << kSeed + 5;
+    std::vector<RowStats> sa(c.rows), sb(c.rows);
+    ASSERT_EQ(LayerNormStats(c.x.data(), c.rows, c.d, c.eps, sa.data(), scalar), Status::kOk);
+    ASSERT_EQ(LayerNormStats(c.x.data(), c.rows, c.d, c.eps, sb.data(), &kernel()), Status::kOk);
+    for (std::size_t r = 0; r < c.rows; ++r) {
+      EXPECT_EQ(std::memcmp(&sa[r], &sb[r], sizeof(RowStats)), 0) << "row " << r;
+    }
+  }
+}
+
+std::string KernelName(const ::testing::TestParamInfo<std::size_t>& info) {
+  return Kernels()[info.param].name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, KernelTest, ::testing::Range<std::size_t>(0, KernelCount()),
+                         KernelName);
+
+TEST(Registry, ListsScalarAndWasmSimdWithSimdAsDefault) {
+  ASSERT_EQ(KernelCount(), 2u);
+  EXPECT_STREQ(Kernels()[0].isa, "scalar");
+  EXPECT_STREQ(DefaultKernel().name, "f32_layernorm_ukernel__wasmsimd_u8");
+  EXPECT_EQ(FindKernel("no such kernel"), nullptr);
+  EXPECT_EQ(FindKernel(nullptr), nullptr);
+}
+
+}  // namespace
+}  // namespace layernorm

@@ -1,0 +1,94 @@
+// Memory discipline: a flat heap over many calls, the zero-copy API, and views after growth.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareOutputs, init, layerNormReference, type LayerNormRuntime } from '../../dist/index.js';
+import { gaussian, gpt2Like, rng } from '../helpers/cases.js';
+
+let rt: LayerNormRuntime;
+beforeAll(async () => {
+  rt = await init();
+});
+
+describe('heap', () => {
+  it('stays flat over 10,000 stateless calls of every kind', () => {
+    const x = gpt2Like(rng(1), 4);
+    const gamma = gaussian(rng(2), 768, 1, 0.1), beta = gaussian(rng(3), 768);
+    const out = new Float32Array(x.length);
+    rt.layerNorm(x, 768, { gamma, beta, out });
+    const before = rt.heapInUse();
+    for (let i = 0; i < 10_000; i++) {
+      rt.layerNorm(x, 768, { gamma, beta, out });
+      if (i % 100 === 0) {
+        rt.layerNormStats(x, 768);
+        rt.layerNormStages(x, 768, 1, { gamma, beta });
+        rt.layerNorm(new Float32Array(70_000), 70_000);
+      }
+    }
+    expect(rt.heapInUse()).toBe(before);
+  });
+
+  it('stays flat over 10,000 create/forward/dispose cycles', () => {
+    const x = gpt2Like(rng(4), 2);
+    const before = rt.heapInUse();
+    for (let i = 0; i < 10_000; i++) {
+      const ln = rt.createLayerNorm(768, { gamma: new Float32Array(768).fill(1) });
+      ln.forward(x);
+      const t = rt.allocate(2, 768);
+      t.set(x);
+      ln.forwardTensor(t, t);
+      t.dispose();
+      ln.dispose();
+    }
+    expect(rt.heapInUse()).toBe(before);
+  });
+});
+
+describe('zero-copy tensors', () => {
+  it('normalize resident data, matching the copying API bit for bit', () => {
+    const x = gpt2Like(rng(5), 64);
+    const gamma = gaussian(rng(6), 768, 1, 0.1), beta = gaussian(rng(7), 768);
+    using ln = rt.createLayerNorm(768, { gamma, beta });
+    using tin = rt.allocate(64, 768);
+    using tout = rt.allocate(64, 768);
+    tin.set(x);
+    ln.forwardTensor(tin, tout);
+    const expected = rt.layerNorm(x, 768, { gamma, beta });
+    expect(compareOutputs(tout.toArray(), expected, 768).differingBits).toBe(0);
+    expect(compareOutputs(ln.forward(x), expected, 768).differingBits).toBe(0);
+    ln.forwardTensor(tin, tin); // in place
+    expect(compareOutputs(tin.view, expected, 768).differingBits).toBe(0);
+    expect(tout.rows).toBe(64);
+    expect(tout.length).toBe(64 * 768);
+  });
+
+  it('toArray returns a copy that does not alias wasm memory', () => {
+    using t = rt.allocate(1, 4);
+    t.set([1, 2, 3, 4]);
+    const copy = t.toArray();
+    t.set([9], 0);
+    expect(Array.from(copy)).toEqual([1, 2, 3, 4]);
+    expect(copy.buffer).not.toBe(t.view.buffer);
+    expect(rt.layerNorm(copy, 4).buffer).not.toBe(t.view.buffer);
+  });
+
+  it('a view kept across memory growth is detached and refused loudly; a fresh view works', () => {
+    using ln = rt.createLayerNorm(256);
+    using t = rt.allocate(4, 256);
+    t.set(gaussian(rng(8), 4 * 256));
+    const stale = t.view;
+    const hog = rt.allocate(64, 1 << 20); // 256 MiB: grows wasm memory
+    try {
+      expect(stale.length).toBe(0);
+      expect(() => rt.layerNorm(stale, 256)).toThrow(/detached ArrayBuffer .* wasm memory view taken before memory grew/);
+      ln.forwardTensor(t, t);
+      const fresh = t.view;
+      expect(fresh.length).toBe(4 * 256);
+      const expected = layerNormReference(t.toArray(), 256);
+      expect(compareOutputs(rt.layerNorm(fresh.slice(), 256), expected, 256).maxScaledUlp).toBeLessThanOrEqual(4);
+    } finally {
+      hog.dispose();
+    }
+    // a forward after memory growth still returns correct results
+    const x = gpt2Like(rng(9), 8);
+    expect(compareOutputs(rt.layerNorm(x, 768), layerNormReference(x, 768), 768).maxScaledUlp).toBeLessThanOrEqual(4);
+  });
+});

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Installs what the build and the tests need and is missing: Debian packages (as root, or says
+// exactly what to run when not root) and the npm dependencies from the lock file.
+// Usage: node web/scripts/setup.mjs [--browser]   (--browser also ensures Chromium for the tests)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wantBrowser = process.argv.includes('--browser');
+
+const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+// Each requirement: how to tell it is there, and the Debian package that provides it.
+const requirements = [
+  { what: 'Emscripten (emcc)', ok: () => onPath('emcc'), pkg: 'emscripten' },
+  { what: 'SIMDe headers', ok: () => existsSync('/usr/include/simde/wasm/simd128.h'), pkg: 'libsimde-dev' },
+  { what: 'CMake', ok: () => onPath('cmake'), pkg: 'cmake' },
+  { what: 'a C++ compiler', ok: () => onPath('g++') || onPath('c++'), pkg: 'g++' },
+  { what: 'GoogleTest', ok: () => existsSync('/usr/include/gtest/gtest.h'), pkg: 'libgtest-dev' },
+];
+if (wantBrowser) {
+  requirements.push({ what: 'Chromium', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' });
+}
+
+const missing = requirements.filter((r) => !r.ok());
+if (missing.length > 0) {
+  const pkgs = missing.map((r) => r.pkg);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(`layernorm-wasm needs: ${missing.map((r) => r.what).join(', ')}.`);
+    console.error(`Install them with:\n  sudo apt-get update && sudo apt-get install -y ${pkgs.join(' ')}`);
+    process.exit(1);
+  }
+  console.log(`Installing Debian packages: ${pkgs.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+  const still = missing.filter((r) => !r.ok());
+  if (still.length > 0) {
+    console.error(`Still missing after apt-get: ${still.map((r) => r.what).join(', ')}`);
+    process.exit(1);
+  }
+}
+
+// npm dependencies: install from the lock file when node_modules is missing or older than it.
+const lock = join(root, 'package-lock.json');
+const stamp = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
+  console.log('Installing npm dependencies (npm ci)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm test`: installs what is missing, builds, then runs every suite: the native C++ tests
+// (GoogleTest through CTest, real SIMD kernel via SIMDe), the Vitest suites (both wasm
+// backends, I/O, the packed tarball), and the Playwright suite in Chromium.
+// Flags: --skip-cpp, --skip-browser (for quick local loops).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const run = (cmd, argv, env = {}) =>
+  execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+const hasBrowserTests = () =>
+  existsSync(join(root, 'tests', 'browser')) &&
+  readdirSync(join(root, 'tests', 'browser')).some((f) => f.endsWith('.spec.ts'));
+
+const browser = !args.includes('--skip-browser') && hasBrowserTests();
+run(process.execPath, ['web/scripts/setup.mjs', ...(browser ? ['--browser'] : [])]);
+run(process.execPath, ['web/scripts/build.mjs', '--no-setup']);
+
+if (!args.includes('--skip-cpp')) {
+  console.log('\n== C++ tests (native, GoogleTest) ==');
+  if (!existsSync(join(root, 'build', 'native', 'CMakeCache.txt'))) {
+    run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
+  }
+  run('cmake', ['--build', 'build/native', '-j2']);
+  run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
+}
+
+console.log('\n== JavaScript tests (Vitest) ==');
+run(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run']);
+
+if (browser) {
+  console.log('\n== Browser tests (Playwright, Chromium) ==');
+  run('npm', ['run', 'test:browser']);
+}

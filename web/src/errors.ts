@@ -1,0 +1,40 @@
+/**
+ * Error types thrown by layernorm-wasm. Wrong types are TypeErrors, wrong sizes and values are
+ * RangeErrors (both built-in, so `instanceof` works across bundles); conditions with no built-in
+ * counterpart get a named subclass. Every message says what was expected and what came.
+ */
+
+/** Thrown when a LayerNorm or WasmTensor is used after dispose(). */
+export class DisposedError extends Error {
+  override name = 'DisposedError';
+}
+
+/** Thrown by init({ backend: 'simd' }) where the engine lacks wasm SIMD128. */
+export class UnsupportedError extends Error {
+  override name = 'UnsupportedError';
+}
+
+/** A short, safe description of any value for error messages ("Float64Array(12)", "string \"abc\""). */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (ArrayBuffer.isView(value)) {
+    const n = (value as { length?: number }).length;
+    return `${value.constructor.name}(${n ?? value.byteLength})`;
+  }
+  if (Array.isArray(value)) return `Array(${value.length})`;
+  switch (typeof value) {
+    case 'number':
+      return `number ${String(value)}`;
+    case 'string':
+      return `string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+    case 'bigint':
+      return `bigint ${value}n`;
+    case 'object': {
+      const ctor = (value as object).constructor;
+      return ctor && ctor.name ? ctor.name : 'object';
+    }
+    default:
+      return typeof value;
+  }
+}

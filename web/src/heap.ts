@@ -1,0 +1,55 @@
+/**
+ * Ownership of wasm memory. Every allocation goes through `allocate`, which turns malloc's null
+ * into a RangeError, and every view of the heap is taken fresh: memory growth detaches old views.
+ */
+import type { LayerNormModule } from './wasm/module.js';
+
+/** wasm32 memory limit of these builds (-sMAXIMUM_MEMORY=2GB). */
+export const MAX_WASM_BYTES = 2 ** 31;
+
+export class Heap {
+  constructor(readonly module: LayerNormModule) {}
+
+  allocate(bytes: number, what: string): number {
+    if (!(bytes <= MAX_WASM_BYTES)) {
+      throw new RangeError(
+        `${what} needs ${formatBytes(bytes)} of wasm memory, more than the module can ever hold (${formatBytes(MAX_WASM_BYTES)})`,
+      );
+    }
+    const ptr = this.module._malloc(Math.max(bytes, 1));
+    if (ptr === 0) {
+      throw new RangeError(
+        `${what} needs ${formatBytes(bytes)} of wasm memory, but only ${formatBytes(MAX_WASM_BYTES - this.module.HEAPU8.length)} more can be reserved (limit ${formatBytes(MAX_WASM_BYTES)}); use smaller inputs or process them in parts`,
+      );
+    }
+    return ptr;
+  }
+
+  free(ptr: number): void {
+    if (ptr !== 0) this.module._free(ptr);
+  }
+
+  f32(ptr: number, length: number): Float32Array {
+    return new Float32Array(this.module.HEAPF32.buffer, ptr, length);
+  }
+
+  f64(ptr: number, length: number): Float64Array {
+    return new Float64Array(this.module.HEAPF64.buffer, ptr, length);
+  }
+
+  /** Copies a Float32Array into the heap at ptr. */
+  write(ptr: number, data: Float32Array): void {
+    this.module.HEAPF32.set(data, ptr >>> 2);
+  }
+
+  check(status: number, fn: string): void {
+    if (status !== 0) throw new Error(`${fn}: the kernel refused its arguments: ${this.module._statusText(status)}`);
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
+  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}

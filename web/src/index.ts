@@ -1,0 +1,33 @@
+/**
+ * layernorm-wasm: LayerNorm over the last dimension, y = γ ⊙ (x − μ) / √(σ² + ε) + β,
+ * computed by C++ kernels compiled to WebAssembly (SIMD128 where available).
+ *
+ *   const rt = await init();
+ *   const y = rt.layerNorm(x, 768, { gamma, beta, eps: 1e-5 });
+ */
+import { loadModule, resolveBackend } from './loader.js';
+import { Runtime } from './runtime.js';
+import type { Backend, InitOptions, LayerNormRuntime } from './types.js';
+import { checkOptions } from './validate.js';
+
+export type * from './types.js';
+export { DisposedError, UnsupportedError } from './errors.js';
+export { layerNormReference } from './reference.js';
+export { compareOutputs, ulp32, type Comparison } from './metrics.js';
+
+const runtimes = new Map<Backend, Promise<LayerNormRuntime>>();
+
+/**
+ * Loads the wasm module (once per backend; later calls share it) and returns the runtime.
+ * backend: 'auto' (default) picks SIMD128 where supported, else scalar.
+ */
+export async function init(options?: InitOptions): Promise<LayerNormRuntime> {
+  const backend = await resolveBackend(checkOptions('init', options).backend);
+  let runtime = runtimes.get(backend);
+  if (!runtime) {
+    runtime = loadModule(backend).then((module) => new Runtime(module, backend));
+    runtimes.set(backend, runtime);
+    runtime.catch(() => runtimes.delete(backend));
+  }
+  return runtime;
+}

@@ -1,0 +1,359 @@
+/**
+ * The runtime: one instantiated wasm module and the public operations on it. Inputs are copied
+ * into wasm memory in chunks that stay cache-resident, normalized in place there, and copied
+ * out, so large inputs need no large wasm allocation and the result never aliases wasm memory.
+ */
+import { DisposedError, describe } from './errors.js';
+import { Heap } from './heap.js';
+import type {
+  Backend,
+  LayerNorm,
+  LayerNormCallOptions,
+  LayerNormOptions,
+  LayerNormRuntime,
+  LayerNormStages,
+  LayerNormStats,
+  WasmTensor,
+} from './types.js';
+import {
+  checkEps,
+  checkFloat32Array,
+  checkOptions,
+  checkOut,
+  checkParam,
+  checkRows,
+  checkWidth,
+  partiallyOverlaps,
+} from './validate.js';
+import type { LayerNormModule } from './wasm/module.js';
+
+/** Floats per chunk (256 KiB): small enough to stay in L2 between copy-in, kernel and copy-out. */
+const CHUNK_FLOATS = 1 << 16;
+
+interface Params {
+  gamma: number; // heap address or 0
+  beta: number;
+}
+
+export class Runtime implements LayerNormRuntime {
+  readonly kernel: string;
+  readonly #heap: Heap;
+  readonly #chunk: number; // CHUNK_FLOATS floats, kept for the runtime's lifetime
+  #params = 0; // room for gamma and beta of stateless calls
+  #paramsFloats = 0;
+  readonly #finalizer = new FinalizationRegistry<number>((ptr) => this.#heap.free(ptr));
+
+  constructor(
+    module: LayerNormModule,
+    readonly backend: Backend,
+  ) {
+    this.#heap = new Heap(module);
+    this.kernel = module._kernelName();
+    this.#chunk = this.#heap.allocate(CHUNK_FLOATS * 4, 'the runtime chunk buffer');
+  }
+
+  layerNorm(x: Float32Array, d: number, options?: LayerNormCallOptions): Float32Array {
+    const fn = 'layerNorm';
+    checkFloat32Array(fn, 'x', x);
+    checkWidth(fn, d);
+    const rows = checkRows(fn, x, d);
+    const o = checkOptions(fn, options);
+    const gamma = checkParam(fn, 'gamma', o.gamma, d);
+    const beta = checkParam(fn, 'beta', o.beta, d);
+    const eps = checkEps(fn, o.eps);
+    const out = checkOut(fn, o.out, x.length) ?? new Float32Array(x.length);
+    if (rows === 0) return out;
+    const params = this.#stageParams(d, gamma, beta);
+    this.normalizeInto(x, out, rows, d, params, eps);
+    return out;
+  }
+
+  layerNormStats(x: Float32Array, d: number, options?: { eps?: number }): LayerNormStats {
+    const fn = 'layerNormStats';
+    checkFloat32Array(fn, 'x', x);
+    checkWidth(fn, d);
+    const rows = checkRows(fn, x, d);
+    const eps = checkEps(fn, checkOptions(fn, options).eps);
+    const mean = new Float32Array(rows), variance = new Float32Array(rows), rstd = new Float32Array(rows);
+    if (rows === 0) return { mean, variance, rstd };
+    this.#inChunks(x, rows, d, (ptr, first, n) => {
+      const stats = this.#heap.allocate(n * 24, `${fn} of ${n} rows`);
+      try {
+        this.#heap.check(this.#heap.module._layerNormStats(ptr, n, d, eps, stats), fn);
+        const s = this.#heap.f64(stats, n * 3);
+        for (let r = 0; r < n; r++) {
+          mean[first + r] = s[3 * r];
+          variance[first + r] = s[3 * r + 1];
+          rstd[first + r] = s[3 * r + 2];
+        }
+      } finally {
+        this.#heap.free(stats);
+      }
+      return false;
+    });
+    return { mean, variance, rstd };
+  }
+
+  layerNormStages(x: Float32Array, d: number, row: number, options?: LayerNormOptions): LayerNormStages {
+    const fn = 'layerNormStages';
+    checkFloat32Array(fn, 'x', x);
+    checkWidth(fn, d);
+    const rows = checkRows(fn, x, d);
+    if (typeof row !== 'number' || !Number.isInteger(row) || row < 0 || row >= rows) {
+      throw new RangeError(`${fn}: row must be an integer in [0, ${rows}), got ${describe(row)}`);
+    }
+    const o = checkOptions(fn, options);
+    const gamma = checkParam(fn, 'gamma', o.gamma, d);
+    const beta = checkParam(fn, 'beta', o.beta, d);
+    const eps = checkEps(fn, o.eps);
+    const input = x.slice(row * d, (row + 1) * d);
+    const heap = this.#heap;
+    // x, gamma, beta, four stage vectors (floats), then the stats (three doubles, 8-aligned).
+    const floats = 7 * d + (7 * d) % 2;
+    const block = heap.allocate(floats * 4 + 24, `${fn} for d = ${d}`);
+    try {
+      const xPtr = block, gPtr = block + 4 * d, bPtr = block + 8 * d, stages = block + 12 * d;
+      const stats = block + floats * 4;
+      heap.write(xPtr, input);
+      if (gamma) heap.write(gPtr, gamma);
+      if (beta) heap.write(bPtr, beta);
+      heap.check(heap.module._layerNormStages(xPtr, d, gamma ? gPtr : 0, beta ? bPtr : 0, eps, stats, stages), fn);
+      const s = heap.f64(stats, 3);
+      const v = heap.f32(stages, 4 * d);
+      return {
+        row,
+        d,
+        eps,
+        mean: s[0],
+        variance: s[1],
+        rstd: s[2],
+        input,
+        centered: v.slice(0, d),
+        normalized: v.slice(d, 2 * d),
+        scaled: v.slice(2 * d, 3 * d),
+        output: v.slice(3 * d, 4 * d),
+      };
+    } finally {
+      heap.free(block);
+    }
+  }
+
+  createLayerNorm(d: number, options?: LayerNormOptions): LayerNorm {
+    const fn = 'createLayerNorm';
+    checkWidth(fn, d);
+    const o = checkOptions(fn, options);
+    const gamma = checkParam(fn, 'gamma', o.gamma, d);
+    const beta = checkParam(fn, 'beta', o.beta, d);
+    const eps = checkEps(fn, o.eps);
+    return new ResidentLayerNorm(this, d, gamma, beta, eps);
+  }
+
+  allocate(rows: number, d: number): WasmTensor {
+    const fn = 'allocate';
+    checkWidth(fn, d);
+    if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < 0) {
+      throw new RangeError(`${fn}: rows must be an integer >= 0, got ${describe(rows)}`);
+    }
+    return new Tensor(this, rows, d);
+  }
+
+  heapInUse(): number {
+    return this.#heap.module._heapInUse();
+  }
+
+  // ---- internals shared with ResidentLayerNorm and Tensor
+
+  get heap(): Heap {
+    return this.#heap;
+  }
+
+  track(owner: object, ptr: number, token: object): void {
+    this.#finalizer.register(owner, ptr, token);
+  }
+
+  untrack(token: object): void {
+    this.#finalizer.unregister(token);
+  }
+
+  /** Normalizes rows of x into out (which may be x) with parameters already in the heap. */
+  normalizeInto(x: Float32Array, out: Float32Array, rows: number, d: number, params: Params, eps: number): void {
+    // Chunks are written back as they finish, so a partly overlapping out would overwrite input
+    // not yet read: work from a copy then. Exactly x (in place) is fine.
+    const src = partiallyOverlaps(x, out) ? x.slice() : x;
+    this.#inChunks(src, rows, d, (ptr, first, n) => {
+      this.#heap.check(this.#heap.module._layerNorm(ptr, ptr, n, d, params.gamma, params.beta, eps), 'layerNorm');
+      out.set(this.#heap.f32(ptr, n * d), first * d);
+      return true;
+    });
+  }
+
+  /** Copies x into the heap chunk by chunk and calls `work(ptr, firstRow, rowCount)`. */
+  #inChunks(x: Float32Array, rows: number, d: number, work: (ptr: number, first: number, n: number) => boolean): void {
+    const heap = this.#heap;
+    const big = d > CHUNK_FLOATS;
+    const ptr = big ? heap.allocate(d * 4, `a row of d = ${d} floats`) : this.#chunk;
+    try {
+      const perChunk = big ? 1 : Math.floor(CHUNK_FLOATS / d);
+      for (let first = 0; first < rows; first += perChunk) {
+        const n = Math.min(perChunk, rows - first);
+        heap.write(ptr, x.subarray(first * d, (first + n) * d));
+        work(ptr, first, n);
+      }
+    } finally {
+      if (big) heap.free(ptr);
+    }
+  }
+
+  /** Copies stateless-call gamma/beta into the runtime's parameter buffer. */
+  #stageParams(d: number, gamma: Float32Array | null, beta: Float32Array | null): Params {
+    if (!gamma && !beta) return { gamma: 0, beta: 0 };
+    if (this.#paramsFloats < 2 * d) {
+      const ptr = this.#heap.allocate(8 * d, `gamma and beta for d = ${d}`);
+      this.#heap.free(this.#params);
+      this.#params = ptr;
+      this.#paramsFloats = 2 * d;
+    }
+    const g = this.#params, b = this.#params + 4 * d;
+    if (gamma) this.#heap.write(g, gamma);
+    if (beta) this.#heap.write(b, beta);
+    return { gamma: gamma ? g : 0, beta: beta ? b : 0 };
+  }
+}
+
+class ResidentLayerNorm implements LayerNorm {
+  readonly hasGamma: boolean;
+  readonly hasBeta: boolean;
+  #ptr: number; // gamma then beta, resident for the object's lifetime
+  readonly #token = {};
+
+  constructor(
+    private readonly runtime: Runtime,
+    readonly d: number,
+    gamma: Float32Array | null,
+    beta: Float32Array | null,
+    readonly eps: number,
+  ) {
+    this.hasGamma = gamma !== null;
+    this.hasBeta = beta !== null;
+    const heap = runtime.heap;
+    this.#ptr = gamma || beta ? heap.allocate(8 * d, `createLayerNorm: gamma and beta for d = ${d}`) : 0;
+    if (gamma) heap.write(this.#ptr, gamma);
+    if (beta) heap.write(this.#ptr + 4 * d, beta);
+    if (this.#ptr) runtime.track(this, this.#ptr, this.#token);
+  }
+
+  get disposed(): boolean {
+    return this.#ptr < 0;
+  }
+
+  #params(fn: string) {
+    if (this.#ptr < 0) throw new DisposedError(`LayerNorm.${fn}: this LayerNorm was disposed; create a new one`);
+    return {
+      gamma: this.hasGamma ? this.#ptr : 0,
+      beta: this.hasBeta ? this.#ptr + 4 * this.d : 0,
+    };
+  }
+
+  forward(x: Float32Array, out?: Float32Array): Float32Array {
+    const fn = 'LayerNorm.forward';
+    const params = this.#params('forward');
+    checkFloat32Array(fn, 'x', x);
+    const rows = checkRows(fn, x, this.d);
+    const target = checkOut(fn, out, x.length) ?? new Float32Array(x.length);
+    if (rows > 0) this.runtime.normalizeInto(x, target, rows, this.d, params, this.eps);
+    return target;
+  }
+
+  forwardTensor(input: WasmTensor, output: WasmTensor): void {
+    const fn = 'LayerNorm.forwardTensor';
+    const params = this.#params('forwardTensor');
+    const src = Tensor.unwrap(fn, 'input', input, this.runtime);
+    const dst = Tensor.unwrap(fn, 'output', output, this.runtime);
+    if (src.d !== this.d || dst.d !== this.d) {
+      throw new RangeError(`${fn}: tensors must have d = ${this.d}, got input d = ${src.d} and output d = ${dst.d}`);
+    }
+    if (src.rows !== dst.rows) {
+      throw new RangeError(`${fn}: output must have as many rows as input (${src.rows}), got ${dst.rows}`);
+    }
+    if (src.rows === 0) return;
+    const heap = this.runtime.heap;
+    heap.check(heap.module._layerNorm(src.address, dst.address, src.rows, this.d, params.gamma, params.beta, this.eps), fn);
+  }
+
+  dispose(): void {
+    if (this.#ptr < 0) return;
+    this.runtime.untrack(this.#token);
+    this.runtime.heap.free(this.#ptr);
+    this.#ptr = -1;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+class Tensor implements WasmTensor {
+  readonly length: number;
+  #ptr: number;
+  readonly #token = {};
+
+  constructor(
+    private readonly runtime: Runtime,
+    readonly rows: number,
+    readonly d: number,
+  ) {
+    this.length = rows * d;
+    this.#ptr = runtime.heap.allocate(this.length * 4, `allocate(${rows}, ${d})`);
+    runtime.heap.f32(this.#ptr, this.length).fill(0);
+    runtime.track(this, this.#ptr, this.#token);
+  }
+
+  static unwrap(fn: string, name: string, t: unknown, runtime: Runtime): { address: number; rows: number; d: number } {
+    if (!(t instanceof Tensor)) throw new TypeError(`${fn}: ${name} must be a WasmTensor from allocate(), got ${describe(t)}`);
+    if (t.runtime !== runtime) throw new TypeError(`${fn}: ${name} belongs to a different runtime (another init() backend)`);
+    return { address: t.#live(fn), rows: t.rows, d: t.d };
+  }
+
+  #live(fn: string): number {
+    if (this.#ptr < 0) throw new DisposedError(`${fn}: this WasmTensor was disposed`);
+    return this.#ptr;
+  }
+
+  get disposed(): boolean {
+    return this.#ptr < 0;
+  }
+
+  get view(): Float32Array {
+    return this.runtime.heap.f32(this.#live('WasmTensor.view'), this.length);
+  }
+
+  set(data: ArrayLike<number>, offset = 0): void {
+    const fn = 'WasmTensor.set';
+    const ptr = this.#live(fn);
+    if (data === null || typeof data !== 'object' || typeof (data as { length?: unknown }).length !== 'number') {
+      throw new TypeError(`${fn}: data must be an array or typed array of numbers, got ${describe(data)}`);
+    }
+    if (!Number.isInteger(offset) || offset < 0 || offset + data.length > this.length) {
+      throw new RangeError(
+        `${fn}: ${data.length} values at offset ${describe(offset)} do not fit in a tensor of ${this.length} values`,
+      );
+    }
+    if (data instanceof Float32Array) checkFloat32Array(fn, 'data', data);
+    this.runtime.heap.f32(ptr, this.length).set(data, offset);
+  }
+
+  toArray(): Float32Array {
+    return this.runtime.heap.f32(this.#live('WasmTensor.toArray'), this.length).slice();
+  }
+
+  dispose(): void {
+    if (this.#ptr < 0) return;
+    this.runtime.untrack(this.#token);
+    this.runtime.heap.free(this.#ptr);
+    this.#ptr = -1;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}

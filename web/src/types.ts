@@ -1,0 +1,89 @@
+/** Public types of layernorm-wasm. Everything here is re-exported from the package root. */
+
+export type Backend = 'simd' | 'scalar';
+
+export interface InitOptions {
+  /** 'auto' (default) loads the SIMD build where wasm SIMD128 is supported, else the scalar build. */
+  backend?: 'auto' | Backend;
+}
+
+export interface LayerNormOptions {
+  /** Gain γ of length d; null or omitted means ones. */
+  gamma?: Float32Array | null;
+  /** Bias β of length d; null or omitted means zeros (the bias-free variant). */
+  beta?: Float32Array | null;
+  /** ε added to the variance; any finite number ≥ 0. Default 1e-5. */
+  eps?: number;
+}
+
+export interface LayerNormCallOptions extends LayerNormOptions {
+  /** Where to write the result (length rows·d). May be `x` itself (in place). */
+  out?: Float32Array;
+}
+
+/** Per-row statistics, one entry per row, as the kernel computes them (float64, rounded once). */
+export interface LayerNormStats {
+  mean: Float32Array;
+  variance: Float32Array;
+  rstd: Float32Array;
+}
+
+/** Every stage of the computation for one row, as the kernel's own arithmetic produces it. */
+export interface LayerNormStages {
+  row: number;
+  d: number;
+  mean: number;
+  variance: number;
+  rstd: number;
+  eps: number;
+  input: Float32Array; // x
+  centered: Float32Array; // x − μ
+  normalized: Float32Array; // x̂ = (x − μ) · rstd
+  scaled: Float32Array; // γ ⊙ x̂
+  output: Float32Array; // γ ⊙ x̂ + β  (bit-identical to layerNorm's output)
+}
+
+/** A rows × d float32 tensor living in wasm memory (zero-copy API). */
+export interface WasmTensor {
+  readonly rows: number;
+  readonly d: number;
+  readonly length: number;
+  /**
+   * A Float32Array view of the tensor's wasm memory, created fresh on each access.
+   * A view you keep becomes invalid (detached, length 0) when wasm memory grows, which any
+   * allocation may cause: re-read `view` after allocating.
+   */
+  readonly view: Float32Array;
+  set(data: ArrayLike<number>, offset?: number): void;
+  toArray(): Float32Array;
+  dispose(): void;
+  readonly disposed: boolean;
+  [Symbol.dispose](): void;
+}
+
+export interface LayerNorm {
+  readonly d: number;
+  readonly eps: number;
+  readonly hasGamma: boolean;
+  readonly hasBeta: boolean;
+  /** Normalizes x (rows·d values); writes into `out` when given (may be x), else returns a new array. */
+  forward(x: Float32Array, out?: Float32Array): Float32Array;
+  /** Zero-copy: normalizes a resident tensor into another (or the same) resident tensor. */
+  forwardTensor(input: WasmTensor, output: WasmTensor): void;
+  dispose(): void;
+  readonly disposed: boolean;
+  [Symbol.dispose](): void;
+}
+
+export interface LayerNormRuntime {
+  readonly backend: Backend;
+  /** Name of the kernel that actually runs, e.g. "f32_layernorm_ukernel__wasmsimd_u8". */
+  readonly kernel: string;
+  layerNorm(x: Float32Array, d: number, options?: LayerNormCallOptions): Float32Array;
+  layerNormStats(x: Float32Array, d: number, options?: { eps?: number }): LayerNormStats;
+  layerNormStages(x: Float32Array, d: number, row: number, options?: LayerNormOptions): LayerNormStages;
+  createLayerNorm(d: number, options?: LayerNormOptions): LayerNorm;
+  allocate(rows: number, d: number): WasmTensor;
+  /** Bytes of wasm heap currently in use by the runtime (for leak checks). */
+  heapInUse(): number;
+}

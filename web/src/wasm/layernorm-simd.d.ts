@@ -1,0 +1,3 @@
+import type { ModuleFactory } from './module.js';
+declare const createLayerNormModule: ModuleFactory;
+export default createLayerNormModule;

@@ -1,0 +1,23 @@
+/** The raw Embind module built from cpp/bindings/embind.cc. Internal: use the façade. */
+export interface LayerNormModule {
+  HEAPU8: Uint8Array;
+  HEAPF32: Float32Array;
+  HEAPF64: Float64Array;
+  _malloc(bytes: number): number;
+  _free(ptr: number): void;
+  _layerNorm(x: number, y: number, rows: number, d: number, gamma: number, beta: number, eps: number): number;
+  _layerNormStats(x: number, rows: number, d: number, eps: number, stats: number): number;
+  _layerNormStages(x: number, d: number, gamma: number, beta: number, eps: number, stats: number, stages: number): number;
+  _kernelName(): string;
+  _statusText(status: number): string;
+  _heapInUse(): number;
+}
+
+export interface ModuleOptions {
+  wasmBinary: ArrayBuffer | Uint8Array;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+  onAbort?: (what: unknown) => void;
+}
+
+export type ModuleFactory = (options: ModuleOptions) => Promise<LayerNormModule>;
