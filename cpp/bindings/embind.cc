@@ -16,24 +16,24 @@ using Address = std::uintptr_t;
 const float* In(Address a) { return reinterpret_cast<const float*>(a); }
 float* Out(Address a) { return reinterpret_cast<float*>(a); }
 
-int LayerNormRaw(Address x, Address y, std::size_t rows, std::size_t d, Address gamma,
-                 Address beta, double eps) {
+int LayerNormRaw(Address x, Address y, std::size_t rows, std::size_t d, Address gamma, Address beta,
+                 double eps) {
   return static_cast<int>(layernorm::LayerNorm(In(x), Out(y), rows, d, In(gamma), In(beta), eps));
 }
 
 // stats: rows x {mean, variance, rstd} as float64.
 int LayerNormStatsRaw(Address x, std::size_t rows, std::size_t d, double eps, Address stats) {
-  return static_cast<int>(layernorm::LayerNormStats(
-      In(x), rows, d, eps, reinterpret_cast<layernorm::RowStats*>(stats)));
+  return static_cast<int>(layernorm::LayerNormStats(In(x), rows, d, eps,
+                                                    reinterpret_cast<layernorm::RowStats*>(stats)));
 }
 
 // stages: four float arrays of length d, back to back (centered, normalized, scaled, output).
 int LayerNormStagesRaw(Address x, std::size_t d, Address gamma, Address beta, double eps,
                        Address stats, Address stages) {
   float* s = Out(stages);
-  return static_cast<int>(layernorm::LayerNormStages(
-      In(x), d, In(gamma), In(beta), eps, reinterpret_cast<layernorm::RowStats*>(stats),
-      {s, s + d, s + 2 * d, s + 3 * d}));
+  return static_cast<int>(layernorm::LayerNormStages(In(x), d, In(gamma), In(beta), eps,
+                                                     reinterpret_cast<layernorm::RowStats*>(stats),
+                                                     {s, s + d, s + 2 * d, s + 3 * d}));
 }
 
 std::string KernelName() { return layernorm::DefaultKernel().name; }

@@ -47,8 +47,8 @@ Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, cons
   return Status::kOk;
 }
 
-Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps,
-                      RowStats* stats, const Kernel* kernel) {
+Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps, RowStats* stats,
+                      const Kernel* kernel) {
   if (Status s = Validate(x, stats, rows, d, eps); s != Status::kOk) return s;
   if (rows == 0) return Status::kOk;
   const Kernel& k = kernel ? *kernel : DefaultKernel();

@@ -72,7 +72,12 @@ TEST_P(KernelTest, MatchesReferenceAroundTileWidth) {
       for (int variant = 0; variant < 4; ++variant) {
         Case c{"d=" + std::to_string(d) + " eps=" + std::to_string(eps) +
                    " variant=" + std::to_string(variant),
-               3, d, eps, testing::Gaussian(rng, 3 * d, 0.3, 1.7), {}, {}};
+               3,
+               d,
+               eps,
+               testing::Gaussian(rng, 3 * d, 0.3, 1.7),
+               {},
+               {}};
         if (variant & 1) c.gamma = testing::Params(rng, d, 1.0, 0.5);
         if (variant & 2) c.beta = testing::Params(rng, d, 0.0, 0.5);
         SCOPED_TRACE(c.name);
@@ -96,7 +101,8 @@ TEST_P(KernelTest, OffsetRowsWithinOneHundredThousandth) {
   Case c{"1e4 + N(0,1)", 64, 768, 1e-5, testing::Gaussian(rng, 64 * 768, 1e4, 1.0), {}, {}};
   const std::vector<float> y = RunKernel(kernel(), c), ref = Reference(c);
   double max_abs = 0.0;
-  for (std::size_t i = 0; i < y.size(); ++i) max_abs = std::max(max_abs, std::fabs(double(y[i]) - ref[i]));
+  for (std::size_t i = 0; i < y.size(); ++i)
+    max_abs = std::max(max_abs, std::fabs(double(y[i]) - ref[i]));
   EXPECT_LE(max_abs, 1e-5) << "seed " << kSeed + 1;
 }
 
@@ -105,8 +111,13 @@ TEST_P(KernelTest, ConstantRowsGiveExactlyBeta) {
   for (double eps : {0.0, 1e-5}) {
     for (float value : {0.0f, 1.0f, -3.5f, 1e6f, 3e38f, 1e-42f}) {
       const std::size_t d = 37;
-      Case c{"constant", 2, d, eps, std::vector<float>(2 * d, value),
-             testing::Params(rng, d, 1.0, 1.0), testing::Params(rng, d, 0.0, 1.0)};
+      Case c{"constant",
+             2,
+             d,
+             eps,
+             std::vector<float>(2 * d, value),
+             testing::Params(rng, d, 1.0, 1.0),
+             testing::Params(rng, d, 0.0, 1.0)};
       const std::vector<float> y = RunKernel(kernel(), c);
       for (std::size_t i = 0; i < y.size(); ++i) {
         ASSERT_EQ(y[i], c.beta[i % d]) << "value " << value << " eps " << eps << " at " << i;
@@ -135,8 +146,13 @@ TEST_P(KernelTest, NonFiniteRowsAreNaNAndOthersUnaffected) {
 
 TEST_P(KernelTest, InPlaceEqualsOutOfPlace) {
   std::mt19937_64 rng(kSeed + 4);
-  Case c{"in place", 5, 771, 1e-5, testing::Gpt2Like(rng, 5, 771),
-         testing::Params(rng, 771, 1.0, 0.3), testing::Params(rng, 771, 0.0, 0.3)};
+  Case c{"in place",
+         5,
+         771,
+         1e-5,
+         testing::Gpt2Like(rng, 5, 771),
+         testing::Params(rng, 771, 1.0, 0.3),
+         testing::Params(rng, 771, 0.0, 0.3)};
   const std::vector<float> y = RunKernel(kernel(), c);
   std::vector<float> inplace = c.x;
   ASSERT_EQ(LayerNorm(inplace.data(), inplace.data(), c.rows, c.d, c.gamma.data(), c.beta.data(),

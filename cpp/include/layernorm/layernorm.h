@@ -15,10 +15,10 @@ namespace layernorm {
 enum class Status : int {
   kOk = 0,
   kNullPointer = 1,
-  kInvalidWidth = 2,      // d == 0
-  kInvalidEpsilon = 3,    // eps negative, NaN or infinite
-  kSizeOverflow = 4,      // rows * d does not fit in size_t
-  kNoKernel = 5,          // the requested kernel is not in this build
+  kInvalidWidth = 2,    // d == 0
+  kInvalidEpsilon = 3,  // eps negative, NaN or infinite
+  kSizeOverflow = 4,    // rows * d does not fit in size_t
+  kNoKernel = 5,        // the requested kernel is not in this build
 };
 
 // A short English description of a status, for error messages.
@@ -42,9 +42,9 @@ using MomentsFn = void (*)(std::size_t rows, std::size_t d, const float* x, doub
                            RowStats* stats);
 
 struct Kernel {
-  const char* name;     // e.g. "f32_layernorm_ukernel__wasmsimd_u8"
-  const char* isa;      // "scalar" or "wasmsimd"
-  std::size_t tile;     // floats per main-loop iteration
+  const char* name;  // e.g. "f32_layernorm_ukernel__wasmsimd_u8"
+  const char* isa;   // "scalar" or "wasmsimd"
+  std::size_t tile;  // floats per main-loop iteration
   NormalizeFn normalize;
   MomentsFn moments;
 };
@@ -60,8 +60,8 @@ const Kernel* FindKernel(const char* name);
 // Validating entry points. `kernel` null means DefaultKernel().
 Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, const float* gamma,
                  const float* beta, double eps, const Kernel* kernel = nullptr);
-Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps,
-                      RowStats* stats, const Kernel* kernel = nullptr);
+Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps, RowStats* stats,
+                      const Kernel* kernel = nullptr);
 
 // The stages of one row, computed with exactly the kernels' arithmetic:
 // centered = x - mean, normalized = centered * rstd, scaled = gamma * normalized,

@@ -9,9 +9,9 @@
 
 namespace layernorm::kernels {
 
-#define LAYERNORM_KERNEL(normalize, moments, isa, tile)                                   \
-  void normalize(std::size_t rows, std::size_t d, const float* x, float* y,               \
-                 const float* gamma, const float* beta, double eps);                      \
+#define LAYERNORM_KERNEL(normalize, moments, isa, tile)                                         \
+  void normalize(std::size_t rows, std::size_t d, const float* x, float* y, const float* gamma, \
+                 const float* beta, double eps);                                                \
   void moments(std::size_t rows, std::size_t d, const float* x, double eps, RowStats* stats);
 #include "kernels/registry.inc"
 #undef LAYERNORM_KERNEL

@@ -9,8 +9,8 @@ void f32_layernorm_ukernel__scalar_u8(std::size_t rows, std::size_t d, const flo
   Normalize<ScalarOps>(rows, d, x, y, gamma, beta, eps);
 }
 
-void f32_layernorm_moments__scalar_u8(std::size_t rows, std::size_t d, const float* x,
-                                      double eps, RowStats* stats) {
+void f32_layernorm_moments__scalar_u8(std::size_t rows, std::size_t d, const float* x, double eps,
+                                      RowStats* stats) {
   Moments<ScalarOps>(rows, d, x, eps, stats);
 }
 

@@ -38,8 +38,8 @@ struct ScalarOps {
   static F64 PromoteLo(F32 a) { return {{a.v[0], a.v[1]}}; }
   static F64 PromoteHi(F32 a) { return {{a.v[2], a.v[3]}}; }
   static F32 Demote(F64 lo, F64 hi) {
-    return {{static_cast<float>(lo.v[0]), static_cast<float>(lo.v[1]),
-             static_cast<float>(hi.v[0]), static_cast<float>(hi.v[1])}};
+    return {{static_cast<float>(lo.v[0]), static_cast<float>(lo.v[1]), static_cast<float>(hi.v[0]),
+             static_cast<float>(hi.v[1])}};
   }
   static double Lane0(F64 a) { return a.v[0]; }
   static double Lane1(F64 a) { return a.v[1]; }

@@ -4,14 +4,13 @@
 
 namespace layernorm::kernels {
 
-void f32_layernorm_ukernel__wasmsimd_u8(std::size_t rows, std::size_t d, const float* x,
-                                        float* y, const float* gamma, const float* beta,
-                                        double eps) {
+void f32_layernorm_ukernel__wasmsimd_u8(std::size_t rows, std::size_t d, const float* x, float* y,
+                                        const float* gamma, const float* beta, double eps) {
   Normalize<WasmSimdOps>(rows, d, x, y, gamma, beta, eps);
 }
 
-void f32_layernorm_moments__wasmsimd_u8(std::size_t rows, std::size_t d, const float* x,
-                                        double eps, RowStats* stats) {
+void f32_layernorm_moments__wasmsimd_u8(std::size_t rows, std::size_t d, const float* x, double eps,
+                                        RowStats* stats) {
   Moments<WasmSimdOps>(rows, d, x, eps, stats);
 }
 

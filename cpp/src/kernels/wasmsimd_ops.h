@@ -32,8 +32,8 @@ struct WasmSimdOps {
     return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3));
   }
   static F32 Demote(F64 lo, F64 hi) {
-    return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi),
-                              0, 1, 4, 5);
+    return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0,
+                              1, 4, 5);
   }
   static double Lane0(F64 a) { return wasm_f64x2_extract_lane(a, 0); }
   static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
