@@ -45,9 +45,11 @@ if (missing.length > 0) {
 }
 
 // npm dependencies: install from the lock file when node_modules is missing or older than it.
+// --ignore-scripts: no dependency needs its install script here, and onnxruntime-node's (a
+// benchmark peer) would try to download GPU libraries.
 const lock = join(root, 'package-lock.json');
 const stamp = join(root, 'node_modules', '.package-lock.json');
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
   console.log('Installing npm dependencies (npm ci)');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }

@@ -31,3 +31,4 @@ export async function init(options?: InitOptions): Promise<LayerNormRuntime> {
   }
   return runtime;
 }
+export * from './io/index.js';

@@ -1,0 +1,299 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../web/src/cli.js';
+import { readNpy, writeNpy } from '../../web/src/io/index.js';
+import { layerNormReference } from '../../web/src/reference.js';
+import type { LayerNormRuntime } from '../../web/src/types.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
+
+const SEED = 31337;
+const D = 32;
+const ROWS = 6;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const distCli = join(root, 'dist', 'cli.js');
+
+/** The runtime contract backed by the float64 reference, so the CLI runs without the wasm build. */
+async function referenceRuntime(): Promise<LayerNormRuntime> {
+  return {
+    backend: 'scalar',
+    kernel: 'reference',
+    layerNorm: (
+      x: Float32Array,
+      d: number,
+      o?: { gamma?: Float32Array | null; beta?: Float32Array | null; eps?: number },
+    ) => layerNormReference(x, d, o),
+    layerNormStats(x: Float32Array, d: number, o?: { eps?: number }) {
+      const rows = x.length / d;
+      const [mean, variance, rstd] = [new Float32Array(rows), new Float32Array(rows), new Float32Array(rows)];
+      for (let r = 0; r < rows; r++) {
+        const row = x.subarray(r * d, (r + 1) * d);
+        const m = row.reduce((a, b) => a + b, 0) / d;
+        const v = row.reduce((a, b) => a + (b - m) ** 2, 0) / d;
+        [mean[r], variance[r], rstd[r]] = [m, v, 1 / Math.sqrt(v + (o?.eps ?? 1e-5))];
+      }
+      return { mean, variance, rstd };
+    },
+  } as unknown as LayerNormRuntime;
+}
+
+let dir: string;
+let server: FixtureServer;
+const { gamma, beta } = lnfValues(SEED, D);
+const r = rng(SEED);
+const x = Float32Array.from({ length: ROWS * D }, (_, i) => (r() - 0.5) * 8 + (i % D === 3 ? 50 : 0));
+const yRef = layerNormReference(x, D, { gamma, beta, eps: 1e-5 });
+const weightsFile = toBytes(
+  buildSafetensors([
+    { name: 'h.0.ln_1.bias', dtype: 'F32', shape: [D], data: f32Bytes(beta) },
+    { name: 'h.0.ln_1.weight', dtype: 'F32', shape: [D], data: f32Bytes(gamma) },
+    { name: 'ln_f.bias', dtype: 'F32', shape: [D], data: f32Bytes(beta) },
+    { name: 'ln_f.weight', dtype: 'F32', shape: [D], data: f32Bytes(gamma) },
+  ]).file,
+);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lnw-cli-'));
+  writeFileSync(join(dir, 'model.safetensors'), weightsFile);
+  writeFileSync(join(dir, 'x.npy'), writeNpy(x, [2, ROWS / 2, D]));
+  writeFileSync(join(dir, 'y_ref.npy'), writeNpy(yRef, [2, ROWS / 2, D]));
+  const off = yRef.slice();
+  off[5] = off[5]! + 1e-3;
+  writeFileSync(join(dir, 'y_off.npy'), writeNpy(off, [ROWS, D]));
+  writeFileSync(join(dir, 'gamma.npy'), writeNpy(gamma, [D]));
+  writeFileSync(join(dir, 'beta.npy'), writeNpy(beta, [D]));
+  const rowsText = Array.from({ length: ROWS }, (_, i) => Array.from(x.subarray(i * D, (i + 1) * D)).join(' ')).join(
+    '\n',
+  );
+  writeFileSync(join(dir, 'x.txt'), rowsText);
+  writeFileSync(join(dir, 'x.json'), JSON.stringify({ shape: [ROWS, D], data: Array.from(x) }));
+  server = await startFixtureServer({ files: { 'model.safetensors': weightsFile } });
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await server.close();
+});
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), init: referenceRuntime });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+const p = (name: string) => join(dir, name);
+
+describe('CLI (in process, reference runtime)', () => {
+  it('normalizes, writes y.npy and passes --expect', async () => {
+    const res = await cli(
+      '--weights',
+      p('model.safetensors'),
+      '--in',
+      p('x.npy'),
+      '--out',
+      p('y.npy'),
+      '--expect',
+      p('y_ref.npy'),
+    );
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain(`weights   ln_f.weight, ln_f.bias [F32] from Blob (${weightsFile.length} bytes)`);
+    expect(res.out).toContain(`input     ${p('x.npy')} shape [2, 3, ${D}]: ${ROWS} rows, d = ${D}, eps = 0.00001`);
+    expect(res.out).toContain('backend   scalar, kernel reference');
+    expect(res.out).toMatch(/time {6}\d+\.\d{3} ms/);
+    expect(res.out).toMatch(/mean {6}\[-?\d/);
+    expect(res.out).toContain('max abs 0.000e+0, max sULP 0.00, 0 of 192 values differ');
+    expect(res.out).toContain('result    PASS');
+    const y = readNpy(readFileSync(p('y.npy')));
+    expect(y.shape).toEqual([2, 3, D]);
+    expect(y.data).toEqual(yRef);
+  });
+
+  it('exits 1 when max abs exceeds --tol, reporting where', async () => {
+    const res = await cli(
+      '--weights',
+      p('model.safetensors'),
+      '--in',
+      p('x.npy'),
+      '--expect',
+      p('y_off.npy'),
+      '--tol',
+      '1e-4',
+    );
+    expect(res.code).toBe(1);
+    expect(res.out).toMatch(/max abs 1\.000e-3 at row 0, column 5, max sULP \d+\.\d\d, 1 of 192 values differ/);
+    expect(res.out).toContain('result    FAIL: max abs > tol 0.0001');
+    expect(
+      (await cli('--weights', p('model.safetensors'), '--in', p('x.npy'), '--expect', p('y_off.npy'), '--tol', '1e-2'))
+        .code,
+    ).toBe(0);
+  });
+
+  it('reads text and JSON input, explicit names, --no-bias and .npy weights', async () => {
+    for (const input of ['x.txt', 'x.json']) {
+      const res = await cli(
+        '--weights',
+        p('model.safetensors'),
+        '--in',
+        p(input),
+        '--expect',
+        p('y_off.npy'),
+        '--tol',
+        '1e-2',
+      );
+      expect(res.code, res.err).toBe(0);
+    }
+    const named = await cli(
+      '--weights',
+      p('model.safetensors'),
+      '--weight-name',
+      'h.0.ln_1.weight',
+      '--bias-name',
+      'h.0.ln_1.bias',
+      '--in',
+      p('x.npy'),
+    );
+    expect(named.out).toContain('weights   h.0.ln_1.weight, h.0.ln_1.bias');
+    const nobias = await cli(
+      '--weights',
+      p('model.safetensors'),
+      '--no-bias',
+      '--in',
+      p('x.npy'),
+      '--out',
+      p('y_nb.npy'),
+    );
+    expect(nobias.out).toContain('weights   ln_f.weight (no bias)');
+    expect(readNpy(readFileSync(p('y_nb.npy'))).data).toEqual(layerNormReference(x, D, { gamma, eps: 1e-5 }));
+    const npy = await cli(
+      '--weights',
+      p('gamma.npy'),
+      '--beta',
+      p('beta.npy'),
+      '--in',
+      p('x.npy'),
+      '--expect',
+      p('y_ref.npy'),
+    );
+    expect(npy.code, npy.err).toBe(0);
+    expect(npy.out).toContain('[float32]');
+  });
+
+  it('loads weights from a URL with range requests', async () => {
+    const res = await cli('--weights', server.url('model.safetensors'), '--in', p('x.npy'), '--expect', p('y_ref.npy'));
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toContain(`from ${server.url('model.safetensors')}`);
+  });
+
+  it('prints usage for --help', async () => {
+    const res = await cli('--help');
+    expect(res.code).toBe(0);
+    expect(res.out).toMatch(/^Usage: layernorm-wasm --weights/);
+    expect(res.out).toContain('--no-bias');
+  });
+
+  it('exits 2 with a clear message for bad arguments', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--in', 'x.npy'], '--weights is required'],
+      [['--weights', 'gpt2'], '--in is required'],
+      [['--weights', 'w', '--in', 'x', '--bogus'], "Unknown option '--bogus'"],
+      [['--weights', 'w', '--in', 'x', '--eps=-1'], '--eps expects a finite number ≥ 0, got "-1"'],
+      [['--weights', 'w', '--in', 'x', '--eps', 'abc'], '--eps expects a finite number ≥ 0, got "abc"'],
+      [['--weights', 'w', '--in', 'x', '--backend', 'gpu'], '--backend expects auto, simd or scalar, got "gpu"'],
+      [['--weights', 'w', '--in', 'x', '--no-bias', '--bias-name', 'b'], '--no-bias cannot be combined'],
+      [['--weights', 'w', '--in', 'x', '--tol', '1'], '--tol needs --expect'],
+      [['--weights', 'w', '--in', 'x', '--out', 'y.csv'], '--out writes .npy'],
+      [
+        ['--weights', p('missing.safetensors'), '--in', p('x.npy')],
+        `--weights: no such file "${p('missing.safetensors')}"`,
+      ],
+      [
+        ['--weights', 'ftp://host/model.safetensors', '--in', p('x.npy')],
+        '--weights: expected an http(s) URL or a file path',
+      ],
+      [['--weights', p('model.safetensors'), '--in', p('nope.npy')], '--in: no such file'],
+      [['--weights', p('model.safetensors'), '--in', p('x.npy'), 'extra'], "Unexpected argument 'extra'"],
+    ];
+    for (const [args, message] of cases) {
+      const res = await cli(...args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.err).toContain(message);
+      expect(res.err).toContain('Run layernorm-wasm --help for usage.');
+    }
+  });
+
+  it('exits 1 for data that does not fit the weights', async () => {
+    writeFileSync(p('x5.npy'), writeNpy(new Float32Array(10), [2, 5]));
+    const res = await cli('--weights', p('model.safetensors'), '--in', p('x5.npy'));
+    expect(res.code).toBe(1);
+    expect(res.err).toContain(`expected the last dimension to be d = ${D} (from the weights), got shape [2, 5]`);
+    writeFileSync(p('bad.json'), '[[1, 2], [3]]');
+    const bad = await cli('--weights', p('model.safetensors'), '--in', p('bad.json'));
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain(`${p('bad.json')}: invalid json: ragged the activations`);
+  });
+});
+
+// The built package, as `npx layernorm-wasm` runs it. `npm test` builds first; a bare
+// `vitest run` on a tree without dist/ skips this block.
+describe.skipIf(!existsSync(distCli) || !existsSync(join(root, 'dist', 'wasm')))('CLI (dist/cli.js)', () => {
+  const spawn = (args: string[]) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(process.execPath, [distCli, ...args], (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout, err: stderr });
+      });
+    });
+
+  it('runs the wasm kernels and matches the reference', async () => {
+    for (const backend of ['simd', 'scalar']) {
+      const res = await spawn([
+        '--weights',
+        p('model.safetensors'),
+        '--in',
+        p('x.npy'),
+        '--out',
+        p(`y-${backend}.npy`),
+        '--expect',
+        p('y_ref.npy'),
+        '--tol',
+        '1e-5',
+        '--backend',
+        backend,
+      ]);
+      expect(res.err).toBe('');
+      expect(res.code).toBe(0);
+      expect(res.out).toContain(`backend   ${backend}, kernel f32_layernorm_ukernel__`);
+      const y = readNpy(readFileSync(p(`y-${backend}.npy`)));
+      expect(y.shape).toEqual([2, 3, D]);
+      let maxAbs = 0;
+      for (let i = 0; i < y.data.length; i++) maxAbs = Math.max(maxAbs, Math.abs(y.data[i]! - yRef[i]!));
+      expect(maxAbs).toBeLessThanOrEqual(1e-5);
+    }
+  });
+
+  it('exits 1 over tolerance, 2 for bad arguments, 0 for --help', async () => {
+    expect(
+      (
+        await spawn([
+          '--weights',
+          p('model.safetensors'),
+          '--in',
+          p('x.npy'),
+          '--expect',
+          p('y_off.npy'),
+          '--tol',
+          '1e-4',
+        ])
+      ).code,
+    ).toBe(1);
+    const bad = await spawn(['--weights']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('layernorm-wasm:');
+    const help = await spawn(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: layernorm-wasm/);
+  });
+});

@@ -1,0 +1,319 @@
+/**
+ * Random access to bytes that may live far away. Weight files are hundreds of megabytes while the
+ * tensors we need are a few kilobytes, so every reader in this package asks for exact byte ranges
+ * and never for a whole file.
+ */
+
+import { FetchError } from './errors.js';
+
+/** Anything `openByteSource` accepts: an http(s) URL, a Blob/File, or bytes in memory. */
+export type ByteSourceInput = string | URL | Blob | ArrayBuffer | ArrayBufferView;
+
+export interface ByteSourceOptions {
+  /** Cancels pending and future reads; they reject with the signal's reason. */
+  signal?: AbortSignal;
+  /**
+   * Called as bytes arrive. `bytesExpected` is the total that the reads issued so far will
+   * transfer; it grows as a reader learns (from a header) what else it needs.
+   */
+  onProgress?: (bytesRead: number, bytesExpected: number) => void;
+  /** Extra request headers, e.g. `Authorization` for gated repositories. */
+  headers?: Record<string, string>;
+  /**
+   * When a server ignores `Range` and answers 200 with the whole body, the first
+   * offset+length bytes of that body are used only if offset+length is at most this many bytes
+   * (default 16 MiB); otherwise the response is cancelled and the read fails.
+   */
+  maxWholeBodyBytes?: number;
+  /** A replacement for the global `fetch` (tests, proxies, custom agents). */
+  fetch?: typeof fetch;
+}
+
+export interface ByteSource {
+  /** Total size in bytes; for URLs it is known after the first response. */
+  readonly size: number | undefined;
+  /** Exactly `length` bytes starting at `offset`, or a rejection. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  /** Bytes actually transferred from the underlying file, network or memory so far. */
+  readonly bytesRead: number;
+  /** A short name for messages: the URL, the file name or the buffer type. */
+  readonly describe: string;
+}
+
+const DEFAULT_MAX_WHOLE_BODY = 16 * 1024 * 1024;
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+function checkRange(offset: number, length: number, size: number | undefined, what: string): void {
+  if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`${what}: expected a non-negative integer offset and length, got ${offset} and ${length}`);
+  }
+  if (size !== undefined && offset + length > size) {
+    throw new RangeError(`${what}: bytes ${offset}..${offset + length} requested but the file is only ${size} bytes`);
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+abstract class BaseSource implements ByteSource {
+  bytesRead = 0;
+  protected bytesExpected = 0;
+  abstract readonly size: number | undefined;
+  abstract readonly describe: string;
+  constructor(protected readonly options: ByteSourceOptions) {}
+
+  protected expect(n: number): void {
+    this.bytesExpected += n;
+  }
+  protected received(n: number): void {
+    this.bytesRead += n;
+    // The expectation can be exceeded when a server sends more than asked; keep it honest.
+    if (this.bytesRead > this.bytesExpected) this.bytesExpected = this.bytesRead;
+    this.options.onProgress?.(this.bytesRead, this.bytesExpected);
+  }
+  abstract read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+class MemorySource extends BaseSource {
+  readonly size: number;
+  readonly describe: string;
+  constructor(
+    private readonly bytes: Uint8Array,
+    options: ByteSourceOptions,
+    label: string,
+  ) {
+    super(options);
+    this.size = bytes.length;
+    this.describe = `${label} (${bytes.length} bytes)`;
+  }
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    throwIfAborted(this.options.signal);
+    checkRange(offset, length, this.size, this.describe);
+    this.expect(length);
+    this.received(length);
+    return this.bytes.subarray(offset, offset + length);
+  }
+}
+
+class BlobSource extends BaseSource {
+  readonly size: number;
+  readonly describe: string;
+  constructor(
+    private readonly blob: Blob,
+    options: ByteSourceOptions,
+  ) {
+    super(options);
+    this.size = blob.size;
+    const name = (blob as { name?: unknown }).name;
+    this.describe = typeof name === 'string' && name ? `${name} (${blob.size} bytes)` : `Blob (${blob.size} bytes)`;
+  }
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    throwIfAborted(this.options.signal);
+    checkRange(offset, length, this.size, this.describe);
+    this.expect(length);
+    const bytes = new Uint8Array(await this.blob.slice(offset, offset + length).arrayBuffer());
+    throwIfAborted(this.options.signal);
+    this.received(bytes.length);
+    if (bytes.length !== length) {
+      throw new RangeError(`${this.describe}: expected ${length} bytes at offset ${offset}, got ${bytes.length}`);
+    }
+    return bytes;
+  }
+}
+
+const CONTENT_RANGE = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i;
+
+class HttpSource extends BaseSource {
+  size: number | undefined;
+  readonly describe: string;
+  private whole: Uint8Array | undefined;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(
+    private readonly url: string,
+    options: ByteSourceOptions,
+  ) {
+    super(options);
+    this.describe = url;
+    const f = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
+    if (!f) throw new TypeError('no fetch() in this environment: pass options.fetch');
+    this.fetchImpl = f;
+  }
+
+  private fail(problem: string, status?: number, cause?: unknown): FetchError {
+    return new FetchError(problem, { url: this.url, status, cause });
+  }
+
+  private learnSize(total: number): void {
+    if (this.size !== undefined && this.size !== total) {
+      throw this.fail(`the file changed size between requests (${this.size} bytes, now ${total})`);
+    }
+    this.size = total;
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    const signal = this.options.signal;
+    throwIfAborted(signal);
+    checkRange(offset, length, this.size, this.describe);
+    if (length === 0) return new Uint8Array(0);
+    if (this.whole) return this.whole.subarray(offset, offset + length);
+    const last = offset + length - 1;
+    const wanted = `bytes ${offset}-${last}`;
+    this.expect(length);
+
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url, {
+        headers: { ...this.options.headers, Range: `bytes=${offset}-${last}` },
+        signal,
+      });
+    } catch (error) {
+      throwIfAborted(signal);
+      throw this.fail(
+        `network error or CORS refusal while requesting ${wanted} (a cross-origin server must allow the Range header)`,
+        undefined,
+        error,
+      );
+    }
+
+    if (response.status === 206) {
+      const header = response.headers.get('content-range');
+      const match = header ? CONTENT_RANGE.exec(header) : null;
+      if (!match) {
+        await cancel(response);
+        throw this.fail(
+          header
+            ? `asked for ${wanted}, got 206 with an unreadable Content-Range "${header}"`
+            : `asked for ${wanted}, got 206 without a readable Content-Range header ` +
+                '(a cross-origin server must send Access-Control-Expose-Headers: Content-Range)',
+          206,
+        );
+      }
+      const [start, end] = [Number(match[1]), Number(match[2])];
+      if (match[3] !== '*') this.learnSize(Number(match[3]));
+      if (start === offset && end < last && this.size === end + 1) {
+        await cancel(response);
+        throw this.fail(`asked for ${wanted} but the file is only ${this.size} bytes`, 206);
+      }
+      if (start !== offset || end !== last) {
+        await cancel(response);
+        throw this.fail(`asked for ${wanted}, got Content-Range "${header}"`, 206);
+      }
+      return this.readBody(response, 0, length, wanted);
+    }
+
+    if (response.status === 200) {
+      const declared = Number(response.headers.get('content-length') ?? NaN);
+      if (Number.isSafeInteger(declared)) this.learnSize(declared);
+      const limit = this.options.maxWholeBodyBytes ?? DEFAULT_MAX_WHOLE_BODY;
+      const size = this.size;
+      if (size !== undefined && offset + length > size) {
+        await cancel(response);
+        throw this.fail(`asked for ${wanted} but the file is only ${size} bytes`, 200);
+      }
+      if (offset + length > limit) {
+        await cancel(response);
+        throw this.fail(
+          `the server ignored the Range request for ${wanted} and answered 200 with the whole ` +
+            `${size !== undefined ? `${size}-byte ` : ''}file; reading up to byte ${offset + length} ` +
+            `would download more than the ${limit}-byte limit (maxWholeBodyBytes)`,
+          200,
+        );
+      }
+      // A small file from a server without range support: keep all of it when it fits, so later
+      // reads do not download it again; otherwise stop as soon as the wanted bytes are in.
+      if (size !== undefined && size <= limit) {
+        this.expect(size - length);
+        this.whole = await this.readBody(response, 0, size, `the whole ${size}-byte body`);
+        return this.whole.subarray(offset, offset + length);
+      }
+      this.expect(offset);
+      return this.readBody(response, offset, length, wanted);
+    }
+
+    await cancel(response);
+    if (response.status === 416) {
+      throw this.fail(`${wanted} lies beyond the end of the file (416 Range Not Satisfiable)`, 416);
+    }
+    const reason = response.status === 404 ? 'not found' : `unexpected response ${response.statusText || ''}`.trim();
+    throw this.fail(`${reason}; expected 206 Partial Content for ${wanted}`, response.status);
+  }
+
+  /** Reads `skip + length` body bytes, keeps the last `length`, and cancels the rest of the stream. */
+  private async readBody(response: Response, skip: number, length: number, wanted: string): Promise<Uint8Array> {
+    const out = new Uint8Array(length);
+    const need = skip + length;
+    let got = 0;
+    const body = response.body;
+    if (!body) throw this.fail(`response for ${wanted} has no body`, response.status);
+    const reader = body.getReader();
+    try {
+      while (got < need) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throwIfAborted(this.options.signal);
+          throw this.fail(
+            `connection failed after ${got} of ${need} bytes for ${wanted} (truncated body)`,
+            response.status,
+            error,
+          );
+        }
+        if (chunk.done) {
+          throw this.fail(`body ended after ${got} of ${need} bytes for ${wanted} (truncated body)`, response.status);
+        }
+        const bytes = chunk.value;
+        const from = Math.max(0, skip - got);
+        const to = Math.min(bytes.length, need - got);
+        if (to > from) out.set(bytes.subarray(from, to), got + from - skip);
+        got += bytes.length;
+        this.received(bytes.length);
+      }
+    } finally {
+      // Stops the transfer of anything beyond what we need (e.g. a 200 for a whole file).
+      await reader.cancel().catch(() => undefined);
+    }
+    return out;
+  }
+}
+
+async function cancel(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/** Resolves a URL string against the page's location in a browser; http(s) only. */
+export function parseHttpUrl(input: string | URL): string {
+  let url: URL;
+  try {
+    const base = (globalThis as { location?: { href?: string } }).location?.href;
+    url = typeof input === 'string' ? new URL(input, base) : input;
+  } catch {
+    throw new TypeError(`expected an http: or https: URL, got ${JSON.stringify(String(input))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(
+      `expected an http: or https: URL, got ${JSON.stringify(url.href)} ` +
+        '(for a local file pass a Blob/File; in Node use await fs.openAsBlob(path))',
+    );
+  }
+  return url.href;
+}
+
+/** Wraps a URL, Blob/File or in-memory bytes as a ByteSource. Nothing is read until `read`. */
+export function openByteSource(source: ByteSourceInput, options: ByteSourceOptions = {}): ByteSource {
+  if (typeof source === 'string' || source instanceof URL) return new HttpSource(parseHttpUrl(source), options);
+  if (isBlob(source)) return new BlobSource(source, options);
+  if (source instanceof ArrayBuffer) return new MemorySource(new Uint8Array(source), options, 'ArrayBuffer');
+  if (ArrayBuffer.isView(source)) {
+    const bytes = new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    return new MemorySource(bytes, options, source.constructor.name);
+  }
+  throw new TypeError(
+    `expected a URL string, Blob/File, ArrayBuffer or Uint8Array, got ${source === null ? 'null' : typeof source}`,
+  );
+}

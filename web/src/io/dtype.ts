@@ -1,0 +1,87 @@
+/**
+ * Exact widening of 16-bit floats to float32. Every float16 and bfloat16 value is representable in
+ * float32, so the array converters assemble float32 bit patterns directly: that keeps -0, the
+ * subnormals and even NaN payloads bit-exact, which going through a JS number would not.
+ */
+
+/** The value of one IEEE binary16 number given its 16 bits. */
+export function float16ToFloat32(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >>> 10) & 0x1f;
+  const mantissa = bits & 0x3ff;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 0x1f) return mantissa ? NaN : sign * Infinity;
+  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+}
+
+const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
+
+/** The value of one bfloat16 number given its 16 bits (the top half of a float32). */
+export function bfloat16ToFloat32(bits: number): number {
+  f32Bits[0] = (bits & 0xffff) << 16;
+  return f32[0]!;
+}
+
+function f16BitsToF32Bits(h: number): number {
+  const sign = (h & 0x8000) << 16;
+  const exponent = (h >>> 10) & 0x1f;
+  let mantissa = h & 0x3ff;
+  if (exponent === 0x1f) return (sign | 0x7f800000 | (mantissa << 13)) >>> 0;
+  if (exponent !== 0) return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
+  if (mantissa === 0) return sign >>> 0;
+  // Subnormal half: shift the leading 1 into the implicit position and lower the exponent.
+  let e = 113;
+  while ((mantissa & 0x400) === 0) {
+    mantissa <<= 1;
+    e--;
+  }
+  return (sign | (e << 23) | ((mantissa & 0x3ff) << 13)) >>> 0;
+}
+
+/** Widens `count` little-endian 16-bit floats starting at bytes[0] into a new Float32Array. */
+export function decodeFloat16(bytes: Uint8Array, count: number = bytes.length >>> 1): Float32Array {
+  const out = new Float32Array(count);
+  const bits = new Uint32Array(out.buffer);
+  for (let i = 0; i < count; i++) bits[i] = f16BitsToF32Bits(bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
+  return out;
+}
+
+export function decodeBfloat16(bytes: Uint8Array, count: number = bytes.length >>> 1): Float32Array {
+  const out = new Float32Array(count);
+  const bits = new Uint32Array(out.buffer);
+  for (let i = 0; i < count; i++) bits[i] = ((bytes[2 * i]! << 16) | (bytes[2 * i + 1]! << 24)) >>> 0;
+  return out;
+}
+
+const littleEndianHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+export function decodeFloat32(bytes: Uint8Array, count: number = bytes.length >>> 2): Float32Array {
+  if (littleEndianHost) {
+    // Copy first: the bytes may sit at an offset that is not a multiple of 4.
+    // (Node Buffers' slice() is a view, so copy with set().)
+    const copy = new Uint8Array(count * 4);
+    copy.set(bytes.subarray(0, count * 4));
+    return new Float32Array(copy.buffer);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, count * 4);
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = view.getFloat32(4 * i, true);
+  return out;
+}
+
+/** float64 values rounded once to float32. */
+export function decodeFloat64(bytes: Uint8Array, count: number = bytes.length >>> 3): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, count * 8);
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = view.getFloat64(8 * i, true);
+  return out;
+}
+
+export function encodeFloat32(data: Float32Array): Uint8Array {
+  if (littleEndianHost) return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+  const out = new Uint8Array(data.length * 4);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < data.length; i++) view.setFloat32(4 * i, data[i]!, true);
+  return out;
+}

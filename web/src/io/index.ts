@@ -1,0 +1,16 @@
+/** Reading weights and activations, writing results. Re-exported from the package root. */
+
+export { FormatError, FetchError, type FileFormat } from './errors.js';
+export { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
+export { float16ToFloat32, bfloat16ToFloat32 } from './dtype.js';
+export { readNpy, writeNpy, type NpyArray, type NpyDtype } from './npy.js';
+export { parseActivationsJson, parseActivationsText, type Activations } from './text.js';
+export {
+  loadLayerNormWeights,
+  GPT2_SAFETENSORS_URL,
+  KNOWN_LAYERNORM_NAMES,
+  type LayerNormWeights,
+  type LoadWeightsOptions,
+  type NpyPairSource,
+  type WeightsSource,
+} from './weights.js';
