@@ -1,0 +1,56 @@
+import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+
+/** A free TCP port on 127.0.0.1, picked once and shared with the test workers through the environment. */
+function freePort(): number {
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return Number(execFileSync(process.execPath, ['-e', script]).toString());
+}
+process.env.LNW_PAGE_PORT ??= String(freePort());
+const port = Number(process.env.LNW_PAGE_PORT);
+/** PAGE_URL tests a page that is already being served (e.g. `npm start`) instead of building one. */
+const external = process.env.PAGE_URL;
+const baseURL = external ?? `http://127.0.0.1:${port}/`;
+const config = 'web/page/vite.config.ts';
+
+export default defineConfig({
+  testDir: 'tests/browser',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results/browser',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+    serviceWorkers: 'block',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  // The production build, served statically: the same files a static host would serve, CSP included.
+  webServer: external
+    ? undefined
+    : {
+        command: `npx vite build --config ${config} --logLevel warn && npx vite preview --config ${config} --host 127.0.0.1 --port ${port} --strictPort`,
+        url: baseURL,
+        timeout: 180_000,
+        reuseExistingServer: false,
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+});

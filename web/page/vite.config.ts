@@ -1,0 +1,71 @@
+import { defineConfig, type Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+/** The page imports the package by name, exactly as an app would; this points the name at the built package. */
+const pkgEntry = resolve(repo, 'dist/index.js');
+
+/**
+ * Content-Security-Policy for the production page (the dev server needs inline styles for HMR,
+ * so the tag is only added to the build).
+ * - script-src 'unsafe-eval': Embind (Emscripten 3.1.6) builds its invokers with `new Function`.
+ * - script-src 'wasm-unsafe-eval': compiling the WebAssembly module.
+ * - connect-src https:: the Hugging Face checkpoint (huggingface.co and its CDN redirects) and
+ *   custom weight URLs; http://localhost / 127.0.0.1 for locally served checkpoints.
+ * - worker-src 'self': the large-input worker is a same-origin module script.
+ * Everything else is same-origin only; no inline scripts or styles.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
+  "img-src 'self' data: blob:",
+  "style-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function csp(): Plugin {
+  return {
+    name: 'page-csp',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: () => [
+        { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' },
+      ],
+    },
+  };
+}
+
+export default defineConfig({
+  root: here,
+  base: './',
+  plugins: [csp()],
+  resolve: {
+    alias: [{ find: /^layernorm-wasm$/, replacement: pkgEntry }],
+  },
+  // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`
+  // still points next to the package's own files. Its own dependency and KaTeX are pre-bundled
+  // up front, so the dev server never reloads the page to optimize them on first use.
+  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['wasm-feature-detect', 'katex'] },
+  assetsInclude: ['**/*.wasm'],
+  server: {
+    host: '127.0.0.1',
+    fs: { allow: [repo] },
+  },
+  preview: { host: '127.0.0.1' },
+  worker: { format: 'es' },
+  build: {
+    outDir: resolve(repo, 'build/page'),
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    sourcemap: false,
+  },
+});
