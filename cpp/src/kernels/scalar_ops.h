@@ -35,6 +35,7 @@ struct ScalarOps {
   static F64 Add64(F64 a, F64 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; }
   static F64 Sub64(F64 a, F64 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; }
   static F64 Mul64(F64 a, F64 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; }
+  static F64 LoadPromote(const float* p) { return {{p[0], p[1]}}; }
   static F64 PromoteLo(F32 a) { return {{a.v[0], a.v[1]}}; }
   static F64 PromoteHi(F32 a) { return {{a.v[2], a.v[3]}}; }
   static F32 Demote(F64 lo, F64 hi) {

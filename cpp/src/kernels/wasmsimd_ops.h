@@ -27,6 +27,10 @@ struct WasmSimdOps {
   static F64 Add64(F64 a, F64 b) { return wasm_f64x2_add(a, b); }
   static F64 Sub64(F64 a, F64 b) { return wasm_f64x2_sub(a, b); }
   static F64 Mul64(F64 a, F64 b) { return wasm_f64x2_mul(a, b); }
+  // Two floats from memory, widened to doubles.
+  static F64 LoadPromote(const float* p) {
+    return wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(p));
+  }
   static F64 PromoteLo(F32 a) { return wasm_f64x2_promote_low_f32x4(a); }
   static F64 PromoteHi(F32 a) {
     return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3));
