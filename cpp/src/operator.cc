@@ -67,19 +67,24 @@ Status LayerNormStages(const float* x, std::size_t d, const float* gamma, const 
   const kernels::RowPlan plan = kernels::PlanRow(*stats);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (std::size_t j = 0; j < d; ++j) {
-    float centered = nan, normalized = nan;
+    float centered = nan, normalized = nan, scaled = nan, output = nan;
     if (plan.mode == RowMode::kFast) {
       centered = (x[j] - plan.mu_hi) - plan.mu_lo;
       normalized = kernels::FastNormalized(x[j], plan);
-    } else if (plan.mode == RowMode::kWide) {
+      scaled = gamma ? normalized * gamma[j] : normalized;
+      output = beta ? scaled + beta[j] : scaled;
+    } else if (plan.mode == RowMode::kWide) {  // double throughout, each stage rounded once
+      const double t = kernels::WideNormalized(x[j], plan);
+      const double s = gamma ? t * static_cast<double>(gamma[j]) : t;
       centered = static_cast<float>(static_cast<double>(x[j]) - plan.mean);
-      normalized = kernels::WideNormalized(x[j], plan);
+      normalized = static_cast<float>(t);
+      scaled = static_cast<float>(s);
+      output = static_cast<float>(beta ? s + static_cast<double>(beta[j]) : s);
     }
-    const float scaled = gamma ? normalized * gamma[j] : normalized;
     out.centered[j] = centered;
     out.normalized[j] = normalized;
     out.scaled[j] = scaled;
-    out.output[j] = beta ? scaled + beta[j] : scaled;
+    out.output[j] = output;
   }
   return Status::kOk;
 }

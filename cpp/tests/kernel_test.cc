@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -182,6 +183,92 @@ TEST_P(KernelTest, BitIdenticalToScalar) {
     for (std::size_t r = 0; r < c.rows; ++r) {
       EXPECT_EQ(std::memcmp(&sa[r], &sb[r], sizeof(RowStats)), 0) << "row " << r;
     }
+  }
+}
+
+// ---- Regressions found by cpp/tests/operator_fuzz.cc; inputs in cpp/tests/fuzz_regressions/.
+
+float FromBits(std::uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+// fuzz_regressions/subnormal-xhat-times-gamma: a row of subnormals normalized with eps > 0 has
+// a subnormal float32 x-hat (here 8 * 2^-149 * rstd ~ 1.8e-42), whose absolute rounding error of
+// up to 2^-150 a gain of -680 scales to ~60 units of the (also subnormal) output's spacing.
+Case SubnormalXhatTimesGamma() {
+  return {
+      "subnormal x-hat times gamma = -680", 1, 2, 1e-5, {0.0f, FromBits(8)}, {0.0f, -680.0f}, {}};
+}
+
+// fuzz_regressions/mean-cancellation-xhat-near-zero: +-2^-25 cancel exactly, but the float64
+// shifted sums absorb the subnormal terms, so the mean is off by ~2e-43 -- far below the row's
+// sigma (6e-9) but not below the deviation of x[0] from the mean (2.5e-43): x-hat[0] (~8e-41)
+// comes out as 8.9e-42. The float64 reference has the same kind of error, only smaller here.
+Case MeanCancellationXhatNearZero() {
+  std::vector<float> x(2 * 54, 0.0f);
+  x[0] = FromBits(0xb6);
+  x[20] = -0x1p-25f;
+  x[21] = FromBits(0x4d);
+  x[23] = 0x1p-25f;
+  return {"mean cancellation, x-hat near zero", 2, 54, 1e-5, x, {}, std::vector<float>(54, 0.0f)};
+}
+
+// The known bound for both: 4 scaled ULP plus |gamma| * 2^-150 for a subnormal x-hat, plus
+// |gamma| * rstd * d * 2^-52 * (row spread + row magnitude) for the mean's float64 error.
+double ExcessOverKnownBound(const Case& c, const std::vector<float>& y) {
+  const std::vector<float> ref = Reference(c);
+  std::vector<RowStats> stats(c.rows);
+  EXPECT_EQ(LayerNormStats(c.x.data(), c.rows, c.d, c.eps, stats.data()), Status::kOk);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const std::size_t r = i / c.d, j = i % c.d;
+    const double g = c.gamma.empty() ? 1.0 : std::fabs(double(c.gamma[j]));
+    const float b = c.beta.empty() ? 0.0f : c.beta[j];
+    double spread = 0.0, magnitude = 0.0;
+    for (std::size_t k = 0; k < c.d; ++k) {
+      spread = std::max(spread, std::fabs(double(c.x[r * c.d + k]) - c.x[r * c.d]));
+      magnitude = std::max(magnitude, std::fabs(double(c.x[r * c.d + k])));
+    }
+    const double ulp = testing::Ulp32(std::fabs(double(ref[i]) - b) + std::fabs(b));
+    const double bound = kMaxScaledUlp + g * 0x1p-150 / ulp +
+                         g * stats[r].rstd * double(c.d) * 0x1p-52 * (spread + magnitude) / ulp;
+    worst = std::max(worst, testing::ScaledUlpError(y[i], ref[i], b) / bound);
+  }
+  return worst;
+}
+
+TEST_P(KernelTest, FuzzRegressionsStayWithinTheKnownBound) {
+  for (const Case& c : {SubnormalXhatTimesGamma(), MeanCancellationXhatNearZero()}) {
+    SCOPED_TRACE(c.name);
+    EXPECT_LE(ExcessOverKnownBound(c, RunKernel(kernel(), c)), 1.0);
+  }
+}
+
+// The wide path applies gamma in double, so a subnormal x-hat is no longer rounded before a
+// large gain: the first regression meets the 4 scaled ULP contract literally.
+TEST_P(KernelTest, FuzzRegressionSubnormalXhatMeetsTheLiteralContract) {
+  const Case c = SubnormalXhatTimesGamma();
+  EXPECT_LE(CheckAgainstReference(c, RunKernel(kernel(), c)), kMaxScaledUlp);
+}
+
+// fuzz_regressions/stages-nan-payload-nonfinite-row: on a row holding NaN, LayerNorm() writes
+// the default quiet NaN, while LayerNormStages() multiplies and adds a NaN gamma/beta, whose sign
+// and payload then show in `output`. Both are NaN; only the NaN bits differ.
+TEST_P(KernelTest, FuzzRegressionStagesOnNonFiniteRowWithNaNParams) {
+  const float nan = FromBits(0xffffffffu);
+  const std::vector<float> x(3, nan), gamma(3, nan), beta(3, nan);
+  std::vector<float> y(3), c(3), n(3), s(3), out(3);
+  ASSERT_EQ(LayerNorm(x.data(), y.data(), 1, 3, gamma.data(), beta.data(), 1e-5, &kernel()),
+            Status::kOk);
+  RowStats stats;
+  ASSERT_EQ(LayerNormStages(x.data(), 3, gamma.data(), beta.data(), 1e-5, &stats,
+                            {c.data(), n.data(), s.data(), out.data()}),
+            Status::kOk);
+  for (std::size_t j = 0; j < 3; ++j) {
+    EXPECT_TRUE(std::isnan(y[j]));
+    EXPECT_TRUE(testing::SameBits(out[j], y[j]));  // the same quiet NaN, whatever gamma/beta hold
   }
 }
 

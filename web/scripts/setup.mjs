@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs what the build and the tests need and is missing: Debian packages (as root, or says
 // exactly what to run when not root) and the npm dependencies from the lock file.
-// Usage: node web/scripts/setup.mjs [--browser]   (--browser also ensures Chromium for the tests)
+// Usage: node web/scripts/setup.mjs [--browser] [--fuzz]
+//   --browser also ensures Chromium (browser tests), --fuzz clang with libFuzzer (npm run fuzz:native)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +23,14 @@ const requirements = [
 ];
 if (wantBrowser) {
   requirements.push({ what: 'Chromium', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' });
+}
+if (process.argv.includes('--fuzz')) {
+  requirements.push({ what: 'clang', ok: () => onPath('clang++'), pkg: 'clang' });
+  requirements.push({
+    what: "clang's sanitizer and libFuzzer runtimes",
+    ok: () => existsSync('/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a'),
+    pkg: 'libclang-rt-14-dev',
+  });
 }
 
 const missing = requirements.filter((r) => !r.ok());

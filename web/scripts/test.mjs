@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs what is missing, builds, then runs every suite: the native C++ tests
-// (GoogleTest through CTest, real SIMD kernel via SIMDe), the Vitest suites (both wasm
-// backends, I/O, the packed tarball), and the Playwright suite in Chromium.
+// (GoogleTest through CTest, real SIMD kernel via SIMDe), the same under ASan + UBSan, the
+// Vitest suites (both wasm backends, bad inputs, memory, I/O, seeded fuzzing, the packed
+// tarball), and the Playwright suite in Chromium.
 // Flags: --skip-cpp, --skip-browser (for quick local loops).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -27,6 +28,8 @@ if (!args.includes('--skip-cpp')) {
   }
   run('cmake', ['--build', 'build/native', '-j2']);
   run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
+  console.log('\n== C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer ==');
+  run(process.execPath, ['web/scripts/test-sanitizers.mjs']);
 }
 
 console.log('\n== JavaScript tests (Vitest) ==');

@@ -8,6 +8,13 @@ export function checkFloat32Array(fn: string, name: string, value: unknown): Flo
   if (!(value instanceof Float32Array)) {
     throw new TypeError(`${fn}: ${name} must be a Float32Array, got ${describe(value)}`);
   }
+  // instanceof only looks at the prototype chain: a Proxy of a Float32Array or an object made with
+  // Object.create(Float32Array.prototype) passes it, then fails on the first element access.
+  if (!ArrayBuffer.isView(value)) {
+    throw new TypeError(
+      `${fn}: ${name} must be a Float32Array, got an object that only inherits from Float32Array.prototype (a Proxy or Object.create result, not a typed array)`,
+    );
+  }
   if (value.length === 0 && isDetached(value.buffer)) {
     throw new TypeError(
       `${fn}: ${name} is a view of a detached ArrayBuffer (it was transferred, or it is a wasm memory view taken before memory grew); pass a live Float32Array`,

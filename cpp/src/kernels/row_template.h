@@ -14,7 +14,7 @@
 //   float32 multiplies by rstd, gamma and adds beta.
 // * Rows whose spread is extreme (sigma outside [2^-60, 2^60]: subnormal rows, rows near 1e30,
 //   constant rows) or whose rstd is extreme take the "wide" path: (x - mean) * rstd in double,
-//   rounded once to float32. This avoids float32 overflow of rstd (1e-40 rows with eps = 0) and
+//   times gamma plus beta, rounded once to float32. This avoids float32 overflow of rstd (1e-40 rows with eps = 0) and
 //   precision loss of subnormal centered values, at the cost of speed on rows that are rare.
 #ifndef LAYERNORM_KERNELS_ROW_TEMPLATE_H_
 #define LAYERNORM_KERNELS_ROW_TEMPLATE_H_
@@ -117,8 +117,8 @@ inline float FastNormalized(float x, const RowPlan& p) {
   return centered * p.rstd32;
 }
 
-inline float WideNormalized(float x, const RowPlan& p) {
-  return static_cast<float>((static_cast<double>(x) - p.mean) * p.rstd);
+inline double WideNormalized(float x, const RowPlan& p) {
+  return (static_cast<double>(x) - p.mean) * p.rstd;
 }
 
 template <bool kGamma, bool kBeta>
@@ -157,6 +157,9 @@ void NormalizeRowFast(const float* x, float* y, std::size_t d, const float* gamm
   }
 }
 
+// The wide path keeps gamma and beta in double too, so each output is rounded once: the
+// normalized value of an extreme row may itself be subnormal, and rounding it to float32 before
+// a large gain would multiply that rounding error.
 template <class Ops, bool kGamma, bool kBeta>
 void NormalizeRowWide(const float* x, float* y, std::size_t d, const float* gamma,
                       const float* beta, const RowPlan& p) {
@@ -167,11 +170,26 @@ void NormalizeRowWide(const float* x, float* y, std::size_t d, const float* gamm
   std::size_t j = 0;
   for (; j + 4 <= d; j += 4) {
     const F32 v = Ops::Load(x + j);
-    const F64 lo = Ops::Mul64(Ops::Sub64(Ops::PromoteLo(v), mean), rstd);
-    const F64 hi = Ops::Mul64(Ops::Sub64(Ops::PromoteHi(v), mean), rstd);
-    Ops::Store(y + j, AffineVec<Ops, kGamma, kBeta>(Ops::Demote(lo, hi), gamma, beta, j));
+    F64 lo = Ops::Mul64(Ops::Sub64(Ops::PromoteLo(v), mean), rstd);
+    F64 hi = Ops::Mul64(Ops::Sub64(Ops::PromoteHi(v), mean), rstd);
+    if constexpr (kGamma) {
+      const F32 g = Ops::Load(gamma + j);
+      lo = Ops::Mul64(lo, Ops::PromoteLo(g));
+      hi = Ops::Mul64(hi, Ops::PromoteHi(g));
+    }
+    if constexpr (kBeta) {
+      const F32 b = Ops::Load(beta + j);
+      lo = Ops::Add64(lo, Ops::PromoteLo(b));
+      hi = Ops::Add64(hi, Ops::PromoteHi(b));
+    }
+    Ops::Store(y + j, Ops::Demote(lo, hi));
   }
-  for (; j < d; ++j) y[j] = Affine<kGamma, kBeta>(WideNormalized(x[j], p), gamma, beta, j);
+  for (; j < d; ++j) {
+    double t = WideNormalized(x[j], p);
+    if constexpr (kGamma) t = t * static_cast<double>(gamma[j]);
+    if constexpr (kBeta) t = t + static_cast<double>(beta[j]);
+    y[j] = static_cast<float>(t);
+  }
 }
 
 template <class Ops, bool kGamma, bool kBeta>

@@ -1,0 +1,687 @@
+// Property-based fuzz targets shared by the Vitest suites in tests/fuzz/ (small, seeded budgets)
+// and by `npm run fuzz` (web/scripts/fuzz.mjs, a million inputs). Plain ESM so both can load it;
+// everything runs against the built package in dist/.
+//
+//   api           every argument of every numeric entry point, of any type: only TypeError,
+//                 RangeError or DisposedError (non-empty message) may come out, a throwing call
+//                 leaves the heap as it was, and the runtime still computes correctly afterwards
+//   differential  random shapes and values through the SIMD build, the scalar build and the
+//                 float64 reference: SIMD and scalar bit-identical, the accuracy contract met
+//   io-*          the file and text parsers on arbitrary and mutated bytes: only FormatError,
+//                 RangeError or TypeError, each call finished within a deadline
+import fc from 'fast-check';
+import { DisposedError, init, layerNormReference, ulp32 } from '../../dist/index.js';
+
+export const ALLOWED_API_ERRORS = [TypeError, RangeError, DisposedError];
+/** A parser call slower than this counts as a hang. */
+export const IO_DEADLINE_MS = 2000;
+/** Set to fail on the known issues of cpp/tests/fuzz_regressions/README.md as well. */
+const STRICT = typeof process !== 'undefined' && !!process.env.LAYERNORM_FUZZ_STRICT;
+
+export class FuzzFailure extends Error {
+  name = 'FuzzFailure';
+}
+
+function fail(message) {
+  throw new FuzzFailure(message);
+}
+
+function describeError(e) {
+  return e instanceof Error ? `${e.constructor.name}: ${e.message}` : `non-Error thrown: ${String(e)}`;
+}
+
+/** mulberry32. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(rand) {
+  const u = 1 - rand(),
+    v = rand();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+function sameBits(a, b) {
+  if (a.length !== b.length) return false;
+  const ua = new Uint32Array(a.buffer, a.byteOffset, a.length);
+  const ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return false;
+  return true;
+}
+
+/** Loads both backends and the I/O module (null until dist/io exists). */
+export async function setup() {
+  const simd = await init({ backend: 'simd' });
+  const scalar = await init({ backend: 'scalar' });
+  let io = null;
+  try {
+    const root = await import('../../dist/index.js');
+    io = typeof root.readNpy === 'function' ? root : await import('../../dist/io/index.js');
+  } catch {
+    io = null;
+  }
+  return { simd, scalar, io };
+}
+
+// ---------------------------------------------------------------- (a) the numeric API
+
+const TYPED = [
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
+];
+
+function detachedFloat32(n) {
+  const a = new Float32Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+/** Values of every kind; `d` biases lengths towards ones that pass the shape checks. */
+function anyValue(d, rows, ctx) {
+  const n = d * rows;
+  const f32 = (len) => fc.float32Array({ minLength: len, maxLength: len });
+  return fc.oneof(
+    { weight: 6, arbitrary: f32(n) },
+    { weight: 3, arbitrary: f32(d) },
+    { weight: 2, arbitrary: fc.float32Array({ maxLength: 40 }) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        undefined,
+        null,
+        true,
+        false,
+        0,
+        -0,
+        NaN,
+        Infinity,
+        -Infinity,
+        1e308,
+        -1,
+        1.5,
+        2 ** 28,
+        2 ** 29,
+        2 ** 31,
+        2 ** 32,
+        2 ** 53,
+        Number.MAX_SAFE_INTEGER,
+        Number.MIN_VALUE,
+        '',
+        'abc',
+        '3',
+        '1e-5',
+        10n,
+        Symbol('s'),
+        {},
+        [],
+        () => 1,
+      ),
+    },
+    { weight: 1, arbitrary: fc.double() },
+    { weight: 1, arbitrary: fc.integer({ min: -3, max: 70 }) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+    { weight: 1, arbitrary: fc.array(fc.double(), { maxLength: n + 1 }) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 0, max: TYPED.length - 1 }), fc.constantFrom(0, 1, d, n, n + 1))
+        .map(([k, len]) => new TYPED[k](len)),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(n, d, 0, 3).map((len) => detachedFloat32(len)) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(n, d).map((len) => {
+        const a = new Float32Array(new SharedArrayBuffer(4 * len));
+        for (let i = 0; i < len; i++) a[i] = i % 7;
+        return a;
+      }),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(n, d).map((len) => new Float32Array(len + 3).subarray(1, 1 + len)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('proto', 'proxy', 'object', 'nullproto', 'f32-subclass', 'view').map((kind) => {
+        switch (kind) {
+          case 'proto':
+            return Object.create(Float32Array.prototype);
+          case 'proxy':
+            return new Proxy(new Float32Array(n), {});
+          case 'object':
+            return { length: n, 0: 1 };
+          case 'nullproto':
+            return Object.create(null);
+          case 'f32-subclass':
+            return new (class Sub extends Float32Array {})(n);
+          default:
+            return ctx.view(n);
+        }
+      }),
+    },
+  );
+}
+
+/** A call to one entry point with arbitrary arguments, described for shrinking and reports. */
+export function apiCallArbitrary(ctx) {
+  return fc
+    .record({ d: fc.integer({ min: 1, max: 12 }), rows: fc.integer({ min: 0, max: 4 }) })
+    .chain(({ d, rows }) => {
+      const value = anyValue(d, rows, ctx);
+      const dArg = fc.oneof({ weight: 8, arbitrary: fc.constant(d) }, { weight: 2, arbitrary: value });
+      const eps = fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.constantFrom(
+            undefined,
+            0,
+            -0,
+            1e-5,
+            1,
+            1e300,
+            -1e-5,
+            NaN,
+            Infinity,
+            -Infinity,
+            Number.MIN_VALUE,
+          ),
+        },
+        { weight: 2, arbitrary: fc.double() },
+        { weight: 1, arbitrary: value },
+      );
+      // Mostly well-formed, so that calls get past the first check often enough.
+      const f32 = (len) => fc.float32Array({ minLength: len, maxLength: len });
+      const param = fc.oneof(
+        { weight: 4, arbitrary: f32(d) },
+        { weight: 2, arbitrary: fc.constantFrom(undefined, null) },
+        { weight: 2, arbitrary: value },
+      );
+      const outArg = fc.oneof(
+        { weight: 3, arbitrary: f32(d * rows) },
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 2, arbitrary: value },
+      );
+      const options = fc.oneof(
+        { weight: 6, arbitrary: fc.record({ gamma: param, beta: param, eps, out: outArg }, { requiredKeys: [] }) },
+        { weight: 1, arbitrary: value },
+      );
+      return fc.record({
+        op: fc.constantFrom('layerNorm', 'layerNormStats', 'layerNormStages', 'forward', 'forwardDisposed'),
+        x: fc.oneof({ weight: 4, arbitrary: f32(d * rows) }, { weight: 3, arbitrary: value }),
+        d: dArg,
+        row: fc.oneof(fc.integer({ min: -1, max: rows }), value),
+        options,
+        out: outArg,
+      });
+    });
+}
+
+function invoke(rt, call) {
+  const { op, x, d, row, options, out } = call;
+  switch (op) {
+    case 'layerNorm':
+      return rt.layerNorm(x, d, options);
+    case 'layerNormStats':
+      return rt.layerNormStats(x, d, options);
+    case 'layerNormStages':
+      return rt.layerNormStages(x, d, row, options);
+    case 'forward':
+    case 'forwardDisposed': {
+      const ln = rt.createLayerNorm(d, options);
+      try {
+        if (op === 'forwardDisposed') {
+          ln.dispose();
+          try {
+            ln.forward(x, out);
+          } catch (e) {
+            if (!(e instanceof DisposedError)) fail(`forward after dispose threw ${describeError(e)}`);
+            throw e;
+          }
+          fail('forward on a disposed LayerNorm did not throw');
+        }
+        return out === undefined ? ln.forward(x) : ln.forward(x, out);
+      } finally {
+        ln.dispose();
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Builds the context of the API target: a probe of known output and a resident tensor. */
+export function apiContext(rt) {
+  const probe = new Float32Array([0.5, -1, 2, 7, 7, 7, 1e-3, 1e4, -3e4]);
+  const gamma = new Float32Array([1.5, -0.25, 3]);
+  const expected = rt.layerNorm(probe, 3, { gamma, eps: 1e-5 });
+  const tensor = rt.allocate(1, 64);
+  return {
+    rt,
+    view: (len) => tensor.view.subarray(0, Math.min(len, 64)),
+    checkWorking() {
+      const y = rt.layerNorm(probe, 3, { gamma, eps: 1e-5 });
+      if (!sameBits(y, expected)) fail('the runtime computes a different result after the call');
+    },
+  };
+}
+
+/** One input of target (a); throws FuzzFailure on a violation. */
+export function checkApiCall(ctx, call) {
+  const { rt } = ctx;
+  const before = rt.heapInUse();
+  let threw = false;
+  try {
+    const result = invoke(rt, call);
+    if (call.op === 'layerNorm' || call.op === 'forward') {
+      if (!(result instanceof Float32Array) || result.length !== call.x.length) fail('a result of the wrong shape');
+    }
+  } catch (e) {
+    if (e instanceof FuzzFailure) throw e;
+    threw = true;
+    if (!ALLOWED_API_ERRORS.some((T) => e instanceof T)) fail(`unexpected exception ${describeError(e)}`);
+    if (typeof e.message !== 'string' || e.message.length === 0) fail(`${e.constructor.name} with an empty message`);
+  }
+  if (threw && rt.heapInUse() !== before) fail(`a rejected call changed heapInUse from ${before} to ${rt.heapInUse()}`);
+  if (call.op.startsWith('forward') && rt.heapInUse() > before + 8 * 64) {
+    fail(`create/forward/dispose leaked: heapInUse ${before} -> ${rt.heapInUse()}`);
+  }
+  ctx.checkWorking();
+}
+
+// ---------------------------------------------------------------- (b) differential
+
+export const differentialArbitrary = fc.record({
+  d: fc.oneof(fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 300 })),
+  rows: fc.integer({ min: 0, max: 20 }),
+  seed: fc.integer({ min: 0, max: 0xffffffff }),
+  eps: fc.oneof(fc.constantFrom(0, 1e-12, 1e-5, 1e-5, 0.1, 1, 1e10), fc.double({ min: 0, max: 100, noNaN: true })),
+  gamma: fc.constantFrom('none', 'ones', 'normal', 'wide', 'large'),
+  beta: fc.constantFrom('none', 'zeros', 'normal', 'large'),
+  constantRows: fc.double({ min: 0, max: 0.3, noNaN: true }),
+  nonFiniteRows: fc.double({ min: 0, max: 0.2, noNaN: true }),
+  minExp: fc.integer({ min: -40, max: 30 }),
+  span: fc.integer({ min: 0, max: 70 }),
+});
+
+function param(kind, d, rand) {
+  if (kind === 'none') return null;
+  const a = new Float32Array(d);
+  for (let j = 0; j < d; j++) {
+    switch (kind) {
+      case 'ones':
+        a[j] = 1;
+        break;
+      case 'zeros':
+        a[j] = 0;
+        break;
+      case 'normal':
+        a[j] = gaussian(rand) * 0.2;
+        break;
+      case 'wide':
+        a[j] = gaussian(rand) * 10 ** (4 * rand() - 2);
+        break;
+      default: // large: |v| up to 1e3
+        a[j] = (rand() < 0.5 ? -1 : 1) * 1e3 * rand();
+    }
+  }
+  return a;
+}
+
+/** Builds the arrays of one differential case. */
+export function buildCase(spec) {
+  const { d, rows, seed } = spec;
+  const rand = rng(seed);
+  const x = new Float32Array(rows * d);
+  for (let r = 0; r < rows; r++) {
+    const exp = spec.minExp + rand() * Math.min(spec.span, 30 - spec.minExp);
+    const s = 10 ** exp;
+    const offset = rand() < 0.5 ? 0 : (rand() < 0.5 ? -1 : 1) * s * 10 ** (7 * rand());
+    const base = r * d;
+    if (rand() < spec.constantRows) {
+      x.fill(Math.fround(offset + s * gaussian(rand)), base, base + d);
+    } else {
+      for (let j = 0; j < d; j++) x[base + j] = offset + s * gaussian(rand);
+    }
+    if (rand() < spec.nonFiniteRows) {
+      x[base + Math.floor(rand() * d)] = [NaN, Infinity, -Infinity][Math.floor(rand() * 3)];
+    }
+  }
+  const gamma = param(spec.gamma, d, rand);
+  if (gamma && spec.gamma === 'normal') for (let j = 0; j < d; j++) gamma[j] += 1;
+  const beta = param(spec.beta, d, rand);
+  return { d, rows, eps: spec.eps, x, gamma, beta };
+}
+
+/** One input of target (b); throws FuzzFailure on a violation. */
+export function checkDifferential(simd, scalar, spec, { extra = true } = {}) {
+  const c = buildCase(spec);
+  const { d, rows, x, gamma, beta, eps } = c;
+  const options = { gamma, beta, eps };
+  const ys = simd.layerNorm(x, d, options);
+  const yc = scalar.layerNorm(x, d, options);
+  if (!sameBits(ys, yc)) fail('SIMD and scalar outputs differ');
+  const ref = layerNormReference(x, d, options);
+  for (let r = 0; r < rows; r++) {
+    const base = r * d;
+    let finite = true,
+      mean = 0,
+      spread = 0,
+      magnitude = 0;
+    for (let j = 0; j < d; j++) {
+      const v = x[base + j];
+      finite &&= Number.isFinite(v);
+      mean += v;
+      spread = Math.max(spread, Math.abs(v - x[base]));
+      magnitude = Math.max(magnitude, Math.abs(v));
+    }
+    mean /= d;
+    let squares = 0;
+    for (let j = 0; j < d; j++) squares += (x[base + j] - mean) ** 2;
+    const rstd = 1 / Math.sqrt(squares / d + eps);
+    const meanError = spread === 0 ? 0 : d * 2 ** -52 * (spread + magnitude);
+    for (let j = 0; j < d; j++) {
+      const y = ys[base + j],
+        e = ref[base + j];
+      if (!finite) {
+        if (!Number.isNaN(y) || !Number.isNaN(e))
+          fail(`row ${r} holds NaN/Inf but element ${j} is ${y} (reference ${e})`);
+        continue;
+      }
+      if (!Number.isFinite(e)) fail(`reference not finite on a finite row (row ${r}, element ${j})`);
+      if (!Number.isFinite(y)) fail(`output ${y} where the reference is ${e} (row ${r}, element ${j})`);
+      const b = beta ? beta[j] : 0;
+      const g = gamma ? Math.abs(gamma[j]) : 1;
+      const ulp = ulp32(Math.abs(e - b) + Math.abs(b));
+      let bound = 4;
+      if (!STRICT) {
+        // The known issues of cpp/tests/fuzz_regressions/README.md, each allowed for exactly its
+        // mechanism: a subnormal float32 x-hat (rounding error <= 2^-150, scaled by gamma) and a
+        // float64 mean only as exact as a float64 sum (~d * 2^-53 of the row's magnitude).
+        if (Math.abs(e - b) < 2 ** -125 * Math.max(g, 1)) bound += (g * 2 ** -150) / ulp;
+        if (meanError > 0) bound += (g * meanError * rstd) / ulp;
+      }
+      const err = Math.abs(y - e) / ulp;
+      if (!(err <= bound)) {
+        fail(
+          `error ${err.toFixed(2)} scaled ULP > ${bound.toFixed(2)} at row ${r}, element ${j}: ${y} vs reference ${e}`,
+        );
+      }
+      if (spread === 0 && y !== b) fail(`constant row ${r} gave ${y}, not beta ${b}`);
+    }
+  }
+  if (!extra || rows === 0) return;
+  // The other entry points agree with layerNorm, bit for bit.
+  const ss = simd.layerNormStats(x, d, { eps }),
+    sc = scalar.layerNormStats(x, d, { eps });
+  for (const k of ['mean', 'variance', 'rstd'])
+    if (!sameBits(ss[k], sc[k])) fail(`layerNormStats ${k} differs between builds`);
+  const row = spec.seed % rows;
+  const stages = simd.layerNormStages(x, d, row, options);
+  const expect = ys.subarray(row * d, (row + 1) * d);
+  if (!sameBits(stages.output, expect)) fail('layerNormStages output differs from layerNorm');
+  const ln = simd.createLayerNorm(d, options);
+  try {
+    if (!sameBits(ln.forward(x), ys)) fail('createLayerNorm().forward differs from layerNorm');
+  } finally {
+    ln.dispose();
+  }
+}
+
+// ---------------------------------------------------------------- (c) I/O parsers
+
+function le32(n) {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, n, true);
+  return b;
+}
+function le64(n) {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(n), true);
+  return b;
+}
+function concat(parts) {
+  const n = parts.reduce((s, p) => s + p.length, 0);
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+const utf8 = (s) => new TextEncoder().encode(s);
+
+/** A small valid safetensors file holding ln_f.weight and ln_f.bias (F32, d = 4) and one more tensor. */
+export function sampleSafetensors() {
+  const header = JSON.stringify({
+    __metadata__: { format: 'pt' },
+    'h.0.attn.bias': { dtype: 'F16', shape: [2, 2], data_offsets: [0, 8] },
+    'ln_f.bias': { dtype: 'F32', shape: [4], data_offsets: [8, 24] },
+    'ln_f.weight': { dtype: 'F32', shape: [4], data_offsets: [24, 40] },
+  });
+  const data = new Uint8Array(40);
+  new Float32Array(data.buffer, 8, 8).set([0.1, 0.2, 0.3, 0.4, 1, 2, 3, 4]);
+  return concat([le64(header.length), utf8(header), data]);
+}
+
+function ggufString(s) {
+  const b = utf8(s);
+  return concat([le64(b.length), b]);
+}
+
+/** A small valid GGUF v3 file: output_norm.weight and output_norm.bias (F32, d = 4), alignment 32. */
+export function sampleGguf() {
+  const kv = concat([ggufString('general.architecture'), le32(8), ggufString('gpt2')]);
+  const tensor = (name, offset) => concat([ggufString(name), le32(1), le64(4), le32(0), le64(offset)]);
+  const head = concat([
+    utf8('GGUF'),
+    le32(3),
+    le64(2),
+    le64(1),
+    kv,
+    tensor('output_norm.weight', 0),
+    tensor('output_norm.bias', 32),
+  ]);
+  const pad = new Uint8Array((32 - (head.length % 32)) % 32);
+  const data = new Uint8Array(64);
+  new Float32Array(data.buffer, 0, 4).set([1, 2, 3, 4]);
+  new Float32Array(data.buffer, 32, 4).set([0.1, 0.2, 0.3, 0.4]);
+  return concat([head, pad, data]);
+}
+
+/** Random edits of a valid file: byte flips, truncation, insertion, little-endian integer overwrites. */
+export function mutatedBytes(sample) {
+  const edit = fc.oneof(
+    fc.record({ kind: fc.constant('set'), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
+    fc.record({ kind: fc.constant('truncate'), at: fc.nat() }),
+    fc.record({ kind: fc.constant('insert'), at: fc.nat(), bytes: fc.uint8Array({ maxLength: 8 }) }),
+    fc.record({
+      kind: fc.constant('int'),
+      at: fc.nat(),
+      value: fc.constantFrom(0, 1, 2, 7, 255, 0x7fffffff, 0xffffffff, 2 ** 40, 2 ** 53 - 1, 2 ** 64 - 1),
+    }),
+  );
+  return fc.array(edit, { minLength: 1, maxLength: 4 }).map((edits) => {
+    let b = sample.slice();
+    for (const e of edits) {
+      const at = b.length === 0 ? 0 : e.at % (b.length + 1);
+      if (e.kind === 'set' && at < b.length) b[at] = e.value;
+      else if (e.kind === 'truncate') b = b.slice(0, at);
+      else if (e.kind === 'insert') b = concat([b.slice(0, at), e.bytes, b.slice(at)]);
+      else if (e.kind === 'int') {
+        const v = le64(BigInt.asUintN(64, BigInt(e.value)));
+        for (let i = 0; i < 8 && at + i < b.length; i++) b[at + i] = v[i];
+      }
+    }
+    return b;
+  });
+}
+
+export function sampleNpy(io, shape = [2, 3]) {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return io.writeNpy(
+    new Float32Array(n).map((_, i) => i + 1),
+    shape,
+  );
+}
+
+export function bytesArbitrary(sample) {
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 96 }) },
+    { weight: 4, arbitrary: mutatedBytes(sample) },
+  );
+}
+
+/** Text inputs: arbitrary strings, JSON-ish structures, and edits of valid activations. */
+export const textArbitrary = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.json({ maxDepth: 3 }),
+  fc
+    .tuple(
+      fc.array(
+        fc.array(fc.oneof(fc.double(), fc.constantFrom('NaN', 'inf', '-Infinity', '1e39', '0x10', '')), {
+          minLength: 0,
+          maxLength: 4,
+        }),
+        { maxLength: 4 },
+      ),
+      fc.constantFrom('json', 'shape', 'text', 'csv'),
+    )
+    .map(([rows, style]) => {
+      const cells = rows.map((r) => r.map((v) => (typeof v === 'number' ? String(v) : v)));
+      if (style === 'json') return `[${cells.map((r) => `[${r.join(',')}]`).join(',')}]`;
+      if (style === 'shape')
+        return JSON.stringify({ shape: [cells.length, cells[0]?.length ?? 0], data: cells.flat() });
+      return cells.map((r) => r.join(style === 'csv' ? ',' : ' ')).join('\n');
+    }),
+  fc.tuple(fc.string({ maxLength: 40 }), fc.nat(), fc.string({ maxLength: 4 })).map(([s, at, ins]) => {
+    const base = `[[1, 2, 3], [4.5, -6e-3, 7]]${s}`;
+    const i = at % (base.length + 1);
+    return base.slice(0, i) + ins + base.slice(i + 1);
+  }),
+);
+
+function checkIoError(e, what) {
+  if (e instanceof FuzzFailure) throw e;
+  if (!(e instanceof Error) || !['FormatError', 'RangeError', 'TypeError'].includes(e.name)) {
+    fail(`${what}: unexpected exception ${describeError(e)}`);
+  }
+  if (e.name === 'FormatError' || e.name === 'RangeError' || e.name === 'TypeError') {
+    if (!e.message) fail(`${what}: ${e.name} with an empty message`);
+  }
+}
+
+function timed(what, started) {
+  const ms = performance.now() - started;
+  if (ms > IO_DEADLINE_MS) fail(`${what} took ${ms.toFixed(0)} ms (deadline ${IO_DEADLINE_MS} ms)`);
+}
+
+export function checkSync(what, fn) {
+  const started = performance.now();
+  try {
+    fn();
+  } catch (e) {
+    checkIoError(e, what);
+  }
+  timed(what, started);
+}
+
+export async function checkAsync(what, fn) {
+  const started = performance.now();
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new FuzzFailure(`${what} did not finish within ${IO_DEADLINE_MS} ms`)),
+      IO_DEADLINE_MS,
+    );
+  });
+  try {
+    await Promise.race([fn(), deadline]);
+  } catch (e) {
+    checkIoError(e, what);
+  } finally {
+    clearTimeout(timer);
+  }
+  timed(what, started);
+}
+
+// ---------------------------------------------------------------- the target list
+
+/**
+ * Every target as { name, property(), async } for fc.assert / fc.check; `setup()` first.
+ * The I/O targets are absent when dist/io does not exist.
+ */
+export function targets({ simd, scalar, io }) {
+  const list = [];
+  const ctx = apiContext(simd);
+  list.push({
+    name: 'api',
+    async: false,
+    property: () => fc.property(apiCallArbitrary(ctx), (call) => checkApiCall(ctx, call)),
+  });
+  list.push({
+    name: 'differential',
+    async: false,
+    property: () => fc.property(differentialArbitrary, (spec) => checkDifferential(simd, scalar, spec)),
+  });
+  if (io) {
+    const npy = sampleNpy(io),
+      npyVector = sampleNpy(io, [4]),
+      st = sampleSafetensors(),
+      gguf = sampleGguf();
+    list.push({
+      name: 'io-npy',
+      async: false,
+      property: () => fc.property(bytesArbitrary(npy), (b) => checkSync('readNpy', () => io.readNpy(b))),
+    });
+    list.push({
+      name: 'io-json',
+      async: false,
+      property: () =>
+        fc.property(textArbitrary, (t) => checkSync('parseActivationsJson', () => io.parseActivationsJson(t))),
+    });
+    list.push({
+      name: 'io-text',
+      async: false,
+      property: () =>
+        fc.property(textArbitrary, (t) => checkSync('parseActivationsText', () => io.parseActivationsText(t))),
+    });
+    list.push({
+      name: 'io-safetensors',
+      async: true,
+      property: () =>
+        fc.asyncProperty(bytesArbitrary(st), (b) =>
+          checkAsync('loadLayerNormWeights(safetensors)', () => io.loadLayerNormWeights(b)),
+        ),
+    });
+    list.push({
+      name: 'io-gguf',
+      async: true,
+      property: () =>
+        fc.asyncProperty(bytesArbitrary(gguf), (b) =>
+          checkAsync('loadLayerNormWeights(gguf)', () => io.loadLayerNormWeights(b)),
+        ),
+    });
+    list.push({
+      name: 'io-weights-npy',
+      async: true,
+      property: () =>
+        fc.asyncProperty(bytesArbitrary(npyVector), (b) =>
+          checkAsync('loadLayerNormWeights(npy)', () => io.loadLayerNormWeights(b)),
+        ),
+    });
+  }
+  return list;
+}

@@ -1,0 +1,243 @@
+// Bad inputs listed in web/docs/errors.md that no other suite pins down: each throws exactly the
+// error type and message the catalogue quotes, and the runtime works afterwards.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DisposedError, init, layerNormReference, type LayerNormRuntime } from '../../dist/index.js';
+import {
+  FormatError,
+  loadLayerNormWeights,
+  openByteSource,
+  parseActivationsText,
+  readNpy,
+  writeNpy,
+} from '../../dist/io/index.js';
+
+let rt: LayerNormRuntime;
+beforeAll(async () => {
+  rt = await init();
+});
+
+const x = new Float32Array(12).map((_, i) => i * 0.5);
+
+function expectWorking() {
+  const y = rt.layerNorm(x, 3);
+  expect(y[0]).toBeCloseTo(-1.2247, 3);
+}
+
+function detached(n: number): Float32Array {
+  const a = new Float32Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+function thrown(call: () => unknown): Error {
+  try {
+    call();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+async function rejected(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+const DETACHED =
+  'is a view of a detached ArrayBuffer (it was transferred, or it is a wasm memory view taken before memory grew); pass a live Float32Array';
+const LOOKALIKE =
+  'must be a Float32Array, got an object that only inherits from Float32Array.prototype (a Proxy or Object.create result, not a typed array)';
+
+describe('numeric API: exact errors', () => {
+  const cases: [string, () => unknown, ErrorConstructor | typeof DisposedError, string][] = [
+    ['detached gamma', () => rt.layerNorm(x, 3, { gamma: detached(3) }), TypeError, `layerNorm: gamma ${DETACHED}`],
+    ['detached out', () => rt.layerNorm(x, 3, { out: detached(12) }), TypeError, `layerNorm: out ${DETACHED}`],
+    [
+      'x as a Proxy of a Float32Array',
+      () => rt.layerNorm(new Proxy(new Float32Array(12), {}), 3),
+      TypeError,
+      `layerNorm: x ${LOOKALIKE}`,
+    ],
+    [
+      'x from Object.create(Float32Array.prototype)',
+      () => rt.layerNorm(Object.create(Float32Array.prototype), 3),
+      TypeError,
+      `layerNorm: x ${LOOKALIKE}`,
+    ],
+    [
+      'd as a bigint',
+      () => rt.layerNorm(x, 3n as never),
+      RangeError,
+      'layerNorm: d must be a positive integer, got bigint 3n',
+    ],
+    [
+      'd = Infinity',
+      () => rt.layerNorm(x, Infinity),
+      RangeError,
+      'layerNorm: d must be a positive integer, got number Infinity',
+    ],
+    [
+      'layerNormStats with x.length not a multiple of d',
+      () => rt.layerNormStats(x, 5),
+      RangeError,
+      'layerNormStats: x.length must be a multiple of d = 5, got 12 (2 rows and 2 left over)',
+    ],
+    [
+      'layerNormStages row = 1.5',
+      () => rt.layerNormStages(x, 3, 1.5),
+      RangeError,
+      'layerNormStages: row must be an integer in [0, 4), got number 1.5',
+    ],
+    [
+      'layerNormStages row as a string',
+      () => rt.layerNormStages(x, 3, '0' as never),
+      RangeError,
+      'layerNormStages: row must be an integer in [0, 4), got string "0"',
+    ],
+    [
+      'createLayerNorm with a negative eps',
+      () => rt.createLayerNorm(3, { eps: -1 }),
+      RangeError,
+      'createLayerNorm: eps must be a finite number >= 0, got number -1',
+    ],
+    [
+      'forward with a Float64Array',
+      () => rt.createLayerNorm(3).forward(new Float64Array(12) as never),
+      TypeError,
+      'LayerNorm.forward: x must be a Float32Array, got Float64Array(12)',
+    ],
+    [
+      'allocate with rows = 1.5',
+      () => rt.allocate(1.5, 3),
+      RangeError,
+      'allocate: rows must be an integer >= 0, got number 1.5',
+    ],
+  ];
+  it.each(cases)('%s', (_name, call, type, message) => {
+    const e = thrown(call);
+    expect(e).toBeInstanceOf(type);
+    expect(e.message).toBe(message);
+    expectWorking();
+  });
+
+  it('forwardTensor on a disposed LayerNorm, and with a disposed tensor', () => {
+    const a = rt.allocate(1, 3),
+      b = rt.allocate(1, 3);
+    const ln = rt.createLayerNorm(3);
+    ln.dispose();
+    const e1 = thrown(() => ln.forwardTensor(a, b));
+    expect(e1).toBeInstanceOf(DisposedError);
+    expect(e1.message).toBe('LayerNorm.forwardTensor: this LayerNorm was disposed; create a new one');
+    const live = rt.createLayerNorm(3);
+    b.dispose();
+    const e2 = thrown(() => live.forwardTensor(a, b));
+    expect(e2).toBeInstanceOf(DisposedError);
+    expect(e2.message).toBe('LayerNorm.forwardTensor: this WasmTensor was disposed');
+    live.dispose();
+    a.dispose();
+    expectWorking();
+  });
+
+  it('calling a method on the Promise init() returns, before it resolves', async () => {
+    const pending = init();
+    const e = thrown(() => (pending as unknown as LayerNormRuntime).layerNorm(x, 3));
+    expect(e).toBeInstanceOf(TypeError);
+    // The engine's own message; V8 names the expression, e.g. "init(...).layerNorm is not a function".
+    expect(e.message).toMatch(/\.layerNorm is not a function$/);
+    const e2 = thrown(() => (init() as unknown as LayerNormRuntime).layerNorm(x, 3));
+    expect(e2).toBeInstanceOf(TypeError);
+    expect(e2.message).toMatch(/\.layerNorm is not a function$/);
+    expect((await pending).layerNorm(x, 3)[0]).toBeCloseTo(-1.2247, 3);
+  });
+});
+
+describe('numeric API: accepted inputs that look risky', () => {
+  it('SharedArrayBuffer-backed x and out are read and written like any Float32Array', () => {
+    const sx = new Float32Array(new SharedArrayBuffer(x.byteLength));
+    sx.set(x);
+    const sout = new Float32Array(new SharedArrayBuffer(x.byteLength));
+    const gamma = new Float32Array(new SharedArrayBuffer(12)).fill(2);
+    const expected = rt.layerNorm(x, 3, { gamma: new Float32Array(3).fill(2) });
+    expect(rt.layerNorm(sx, 3, { gamma, out: sout })).toBe(sout);
+    expect(Array.from(sout)).toEqual(Array.from(expected));
+    expect(Array.from(rt.layerNorm(sx, 3))).toEqual(Array.from(rt.layerNorm(x, 3)));
+    expect(Array.from(rt.layerNormStats(sx, 3).mean)).toEqual(Array.from(rt.layerNormStats(x, 3).mean));
+    const ln = rt.createLayerNorm(3, { gamma });
+    expect(Array.from(ln.forward(sx))).toEqual(Array.from(expected));
+    ln.dispose();
+  });
+
+  it('NaN, ±Infinity, -0 and huge values in x are not errors: rows with NaN/Inf come out NaN', () => {
+    const v = new Float32Array([NaN, 1, 2, Infinity, 1, 2, -0, 3e38, -3e38, 1, 2, 3]);
+    const y = rt.layerNorm(v, 3);
+    expect(Array.from(y.subarray(0, 6)).every(Number.isNaN)).toBe(true);
+    expect(Array.from(y.subarray(6)).every(Number.isFinite)).toBe(true);
+    const ref = layerNormReference(v, 3);
+    for (let i = 6; i < 12; i++) expect(Math.abs(y[i] - ref[i])).toBeLessThan(1e-6);
+  });
+});
+
+describe('files and text: exact errors', () => {
+  const le64 = (n: number) => {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(n), true);
+    return b;
+  };
+  const safetensors = (header: string, data: Uint8Array, length?: number) => {
+    const h = new TextEncoder().encode(header);
+    const out = new Uint8Array(8 + h.length + data.length);
+    out.set(le64(length ?? h.length));
+    out.set(h, 8);
+    out.set(data, 8 + h.length);
+    return out;
+  };
+
+  it('a checkpoint with no LayerNorm tensor, and a weight name that is not there', async () => {
+    const none = await rejected(
+      loadLayerNormWeights(
+        safetensors('{"wte.weight":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', new Uint8Array(8)),
+      ),
+    );
+    expect(none).toBeInstanceOf(FormatError);
+    expect(none.message).toBe(
+      'Uint8Array (79 bytes): invalid safetensors: no LayerNorm tensors found (looked for ln_f.weight, transformer.ln_f.weight, output_norm.weight or a single *norm*/ln_f weight); tensors: "wte.weight"',
+    );
+    const named = await rejected(
+      loadLayerNormWeights(
+        safetensors('{"ln_f.weight":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', new Uint8Array(8)),
+        {
+          weight: 'nope',
+        },
+      ),
+    );
+    expect(named).toBeInstanceOf(FormatError);
+    expect(named.message).toBe(
+      'Uint8Array (80 bytes): invalid safetensors: no tensor named "nope" (weight); candidates: "ln_f.weight"',
+    );
+  });
+
+  it('a .npy matrix where a weight vector is expected, and a truncated .npy', async () => {
+    const matrix = await rejected(loadLayerNormWeights(writeNpy(new Float32Array(6), [2, 3])));
+    expect(matrix).toBeInstanceOf(FormatError);
+    expect(matrix.message).toBe(
+      'Uint8Array (152 bytes): invalid npy: expected a vector of shape (d,), got shape (2, 3)',
+    );
+    const full = writeNpy(new Float32Array([1, 2, 3, 4]), [4]);
+    const cut = thrown(() => readNpy(full.slice(0, full.length - 4), 'x.npy'));
+    expect(cut).toBeInstanceOf(FormatError);
+    expect(cut.message).toBe('x.npy: invalid npy: shape (4) of float32 needs 16 data bytes, the file has 12');
+  });
+
+  it('text activations with no rows, and a local path where a URL is expected', () => {
+    const empty = thrown(() => parseActivationsText('# nothing\n'));
+    expect(empty).toBeInstanceOf(FormatError);
+    expect(empty.message).toBe('invalid text: expected at least one row of numbers, got none (line 2, column 1)');
+    const path = thrown(() => openByteSource('model.safetensors'));
+    expect(path).toBeInstanceOf(TypeError);
+    expect(path.message).toBe('expected an http: or https: URL, got "model.safetensors"');
+  });
+});
