@@ -177,11 +177,23 @@ export class Runtime implements LayerNormRuntime {
 
   /** Normalizes rows of x into out (which may be x) with parameters already in the heap. */
   normalizeInto(x: Float32Array, out: Float32Array, rows: number, d: number, params: Params, eps: number): void {
+    const module = this.#heap.module;
+    const length = rows * d;
+    if (length <= CHUNK_FLOATS) {
+      // One chunk: the common small call, kept free of closures and extra views.
+      const ptr = this.#chunk;
+      const heap = module.HEAPF32;
+      heap.set(x, ptr >>> 2);
+      const status = module._layerNorm(ptr, ptr, rows, d, params.gamma, params.beta, eps);
+      if (status !== 0) this.#heap.check(status, 'layerNorm');
+      out.set(heap.subarray(ptr >>> 2, (ptr >>> 2) + length));
+      return;
+    }
     // Chunks are written back as they finish, so a partly overlapping out would overwrite input
     // not yet read: work from a copy then. Exactly x (in place) is fine.
     const src = partiallyOverlaps(x, out) ? x.slice() : x;
     this.#inChunks(src, rows, d, (ptr, first, n) => {
-      this.#heap.check(this.#heap.module._layerNorm(ptr, ptr, n, d, params.gamma, params.beta, eps), 'layerNorm');
+      this.#heap.check(module._layerNorm(ptr, ptr, n, d, params.gamma, params.beta, eps), 'layerNorm');
       out.set(this.#heap.f32(ptr, n * d), first * d);
       return true;
     });
