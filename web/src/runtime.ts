@@ -29,6 +29,12 @@ import type { LayerNormModule } from './wasm/module.js';
 
 /** Floats per chunk (256 KiB): small enough to stay in L2 between copy-in, kernel and copy-out. */
 const CHUNK_FLOATS = 1 << 16;
+/**
+ * Up to this many floats (16 MiB), a call that returns a new array works in one temporary wasm
+ * block and hands back `slice()` of it: one allocation that copies, instead of a zero-filled
+ * array that is then overwritten (the zero fill alone costs as much as the copy).
+ */
+const WHOLE_RESULT_FLOATS = 1 << 22;
 
 interface Params {
   gamma: number; // heap address or 0
@@ -61,11 +67,10 @@ export class Runtime implements LayerNormRuntime {
     const gamma = checkParam(fn, 'gamma', o.gamma, d);
     const beta = checkParam(fn, 'beta', o.beta, d);
     const eps = checkEps(fn, o.eps);
-    const out = checkOut(fn, o.out, x.length) ?? new Float32Array(x.length);
-    if (rows === 0) return out;
+    const out = checkOut(fn, o.out, x.length);
+    if (rows === 0) return out ?? new Float32Array(0);
     const params = this.#stageParams(d, gamma, beta);
-    this.normalizeInto(x, out, rows, d, params, eps);
-    return out;
+    return this.normalizeInto(x, out, rows, d, params, eps);
   }
 
   layerNormStats(x: Float32Array, d: number, options?: { eps?: number }): LayerNormStats {
@@ -175,28 +180,50 @@ export class Runtime implements LayerNormRuntime {
     this.#finalizer.unregister(token);
   }
 
-  /** Normalizes rows of x into out (which may be x) with parameters already in the heap. */
-  normalizeInto(x: Float32Array, out: Float32Array, rows: number, d: number, params: Params, eps: number): void {
+  /**
+   * Normalizes rows of x into out (which may be x), or into a new array when out is null, with
+   * parameters already in the heap. Returns the array written.
+   */
+  normalizeInto(
+    x: Float32Array,
+    out: Float32Array | null,
+    rows: number,
+    d: number,
+    params: Params,
+    eps: number,
+  ): Float32Array {
     const module = this.#heap.module;
     const length = rows * d;
-    if (length <= CHUNK_FLOATS) {
-      // One chunk: the common small call, kept free of closures and extra views.
-      const ptr = this.#chunk;
-      const heap = module.HEAPF32;
-      heap.set(x, ptr >>> 2);
-      const status = module._layerNorm(ptr, ptr, rows, d, params.gamma, params.beta, eps);
-      if (status !== 0) this.#heap.check(status, 'layerNorm');
-      out.set(heap.subarray(ptr >>> 2, (ptr >>> 2) + length));
-      return;
+    if (length <= CHUNK_FLOATS || (out === null && length <= WHOLE_RESULT_FLOATS)) {
+      // One block: the common call, kept free of closures and extra views.
+      const big = length > CHUNK_FLOATS;
+      const ptr = big ? module._malloc(length * 4) : this.#chunk;
+      if (ptr !== 0) {
+        try {
+          const heap = module.HEAPF32;
+          const start = ptr >>> 2;
+          heap.set(x, start);
+          const status = module._layerNorm(ptr, ptr, rows, d, params.gamma, params.beta, eps);
+          if (status !== 0) this.#heap.check(status, 'layerNorm');
+          if (out === null) return heap.slice(start, start + length);
+          out.set(heap.subarray(start, start + length));
+          return out;
+        } finally {
+          if (big) module._free(ptr);
+        }
+      }
+      // No room for the temporary block: fall through to chunks, which need none.
     }
+    const target = out ?? new Float32Array(length);
     // Chunks are written back as they finish, so a partly overlapping out would overwrite input
     // not yet read: work from a copy then. Exactly x (in place) is fine.
-    const src = partiallyOverlaps(x, out) ? x.slice() : x;
+    const src = partiallyOverlaps(x, target) ? x.slice() : x;
     this.#inChunks(src, rows, d, (ptr, first, n) => {
       this.#heap.check(module._layerNorm(ptr, ptr, n, d, params.gamma, params.beta, eps), 'layerNorm');
-      out.set(this.#heap.f32(ptr, n * d), first * d);
+      target.set(this.#heap.f32(ptr, n * d), first * d);
       return true;
     });
+    return target;
   }
 
   /** Copies x into the heap chunk by chunk and calls `work(ptr, firstRow, rowCount)`. */
@@ -271,9 +298,9 @@ class ResidentLayerNorm implements LayerNorm {
     const params = this.#params('forward');
     checkFloat32Array(fn, 'x', x);
     const rows = checkRows(fn, x, this.d);
-    const target = checkOut(fn, out, x.length) ?? new Float32Array(x.length);
-    if (rows > 0) this.runtime.normalizeInto(x, target, rows, this.d, params, this.eps);
-    return target;
+    const target = checkOut(fn, out, x.length);
+    if (rows === 0) return target ?? new Float32Array(0);
+    return this.runtime.normalizeInto(x, target, rows, this.d, params, this.eps);
   }
 
   forwardTensor(input: WasmTensor, output: WasmTensor): void {

@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// Node runner for the LayerNorm benchmark.
+//
+//   node web/bench/run-node.mjs [--quick] [--rounds N] [--json out.json] [--write-results]
+//
+// --quick          few rounds, small shapes only (smoke test, never assert times)
+// --json FILE      also write the raw results as JSON
+// --write-results  run the full Node benchmark, then the Chromium one (run-browser.mjs),
+//                  and write web/bench/RESULTS.md
+import { existsSync, writeFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runBenchmark, formatTables, formatTargets } from './core.mjs';
+import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function loadLayerNormWasm(log) {
+  // LAYERNORM_WASM_ENTRY overrides the built entry point (e.g. to benchmark another build).
+  const entry = process.env.LAYERNORM_WASM_ENTRY
+    ? path.resolve(process.env.LAYERNORM_WASM_ENTRY)
+    : path.join(repoRoot, 'dist/index.js');
+  if (!existsSync(entry)) {
+    log('NOTE: dist/index.js not found (run `npm run build`); layernorm-wasm candidates skipped.');
+    return null;
+  }
+  let mod;
+  try {
+    mod = await import(pathToFileURL(entry).href);
+  } catch (e) {
+    log(`NOTE: importing dist/index.js failed (${e?.message ?? e}); layernorm-wasm candidates skipped.`);
+    return null;
+  }
+  const lnw = {};
+  for (const backend of ['simd', 'scalar']) {
+    try {
+      lnw[backend] = await mod.init({ backend });
+      log(`layernorm-wasm ${backend}: kernel ${lnw[backend].kernel}`);
+    } catch (e) {
+      log(`NOTE: init({ backend: '${backend}' }) failed (${e?.message ?? e}); skipped.`);
+    }
+  }
+  return lnw;
+}
+
+async function loadOrts(log) {
+  const orts = [];
+  const webDist = path.join(repoRoot, 'node_modules/onnxruntime-web/dist');
+  try {
+    const ort = await import(pathToFileURL(path.join(webDist, 'ort.wasm.min.mjs')).href);
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.proxy = false;
+    orts.push({
+      key: 'ortweb',
+      label: 'onnxruntime-web wasm, 1 thread',
+      ort,
+      sessionOptions: { executionProviders: ['wasm'] },
+    });
+  } catch (e) {
+    log(`NOTE: onnxruntime-web (ort.wasm.min.mjs) unavailable: ${e?.message ?? e}`);
+  }
+  try {
+    const ort = await import('onnxruntime-web');
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.proxy = false;
+    orts.push({
+      key: 'ortweb-default',
+      label: "onnxruntime-web, default import 'onnxruntime-web'",
+      ort,
+      variants: ['gb'],
+      sessionOptions: { executionProviders: ['wasm'] },
+    });
+  } catch (e) {
+    log(`NOTE: onnxruntime-web default import unavailable: ${e?.message ?? e}`);
+  }
+  let nativeKey = null;
+  try {
+    const ort = await import('onnxruntime-node');
+    orts.push({
+      key: 'ortnode',
+      label: 'onnxruntime-node native CPU, 1 thread',
+      ort,
+      sessionOptions: {
+        executionProviders: ['cpu'],
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+      },
+    });
+    nativeKey = 'ortnode';
+  } catch (e) {
+    log(`NOTE: onnxruntime-node (native) unavailable, skipped: ${e?.message?.split('\n')[0] ?? e}`);
+  }
+  return { orts, nativeKey };
+}
+
+async function loadTfjs(log) {
+  try {
+    const tf = await import('@tensorflow/tfjs-core');
+    const tfw = await import('@tensorflow/tfjs-backend-wasm');
+    tfw.setThreadsCount(1);
+    tfw.setWasmPaths(path.join(repoRoot, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep);
+    if (!(await tf.setBackend('wasm'))) throw new Error('setBackend(wasm) failed');
+    await tf.ready();
+    return tf;
+  } catch (e) {
+    log(`NOTE: tfjs-wasm unavailable, skipped: ${e?.message ?? e}`);
+    return null;
+  }
+}
+
+function exposeGc() {
+  if (process.env.BENCH_NO_GC) return null;
+  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc');
+  } catch {
+    return null;
+  }
+}
+
+export async function runNode(args, log = (s) => console.log(s)) {
+  const machine = machineLineNode();
+  log(machine);
+  const build = buildLine();
+  const lnw = await loadLayerNormWasm(log);
+  const { orts, nativeKey } = await loadOrts(log);
+  const tf = await loadTfjs(log);
+  const opts = benchOptions(args);
+  log(`${args.quick ? 'quick' : 'full'} mode: ${opts.shapes.length} shapes, ${opts.rounds} rounds`);
+  const t0 = performance.now();
+  const res = await runBenchmark(
+    { lnw, orts, tf, gc: exposeGc(), nativeKey, ortRefKey: 'ortweb', ortRefLabel: 'onnxruntime-web', log },
+    opts,
+  );
+  res.env = 'node';
+  res.machine = machine;
+  res.mode = args.quick ? 'quick' : 'full';
+  res.lnwAvailable = !!lnw;
+  res.kernels = lnw ? Object.fromEntries(Object.entries(lnw).map(([b, rt]) => [b, rt.kernel])) : null;
+  res.build = lnw
+    ? `${build}; kernels: ${Object.entries(res.kernels)
+        .map(([b, k]) => `${b} = ${k}`)
+        .join(', ')}`
+    : null;
+  res.seconds = (performance.now() - t0) / 1000;
+  return res;
+}
+
+function toJson(res) {
+  return JSON.stringify(res, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2);
+}
+
+export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
+  const date = when
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
+  const out = [];
+  out.push('# LayerNorm benchmark results', '');
+  // The command that produced the file (without --json FILE, which only adds a side output).
+  const argv = process.argv.slice(2);
+  const j = argv.indexOf('--json');
+  if (j >= 0) argv.splice(j, 2);
+  const cmd = ['npm run bench --', ...argv].join(' ');
+  out.push(`Generated ${date} by \`${cmd}\`.`, '');
+  out.push(
+    'Method: every candidate is checked against a float64 reference first (max abs error shown; a candidate over ' +
+      '1e-4 is reported WRONG and not timed). Each sample lasts ~20–50 ms (iterations calibrated per candidate), ' +
+      'candidates are interleaved within each round with a rotating order, and the table shows the median over ' +
+      'the rounds. GB/s counts bytes in + bytes out (2 × rows × d × 4). "× memcpy" is relative to a wasm ' +
+      '`memory.copy` of the same bytes, "× ort-web" to onnxruntime-web 1.30 (`ort.wasm.min.mjs`, wasm backend, ' +
+      '1 thread, LayerNormalization opset 17, γ/β as initializers) for the same variant. ' +
+      'Target lines use paired ratios: per round, candidate A’s sample over candidate B’s sample from the same round, ' +
+      'then the median over rounds (robust to load changing between rounds); the times shown beside them are the medians. ' +
+      'A full GC runs before each sample, outside the timed region. ' +
+      'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',
+    '',
+  );
+  if (!nodeRes.lnwAvailable)
+    out.push('**Note: `dist/index.js` was not built when this was generated; only the peers were measured.**', '');
+  for (const [title, r] of [
+    ['Node', nodeRes],
+    ['Chromium (headless)', browserRes],
+  ]) {
+    out.push(`## ${title}`, '');
+    if (!r) {
+      out.push('Not run (see runner output).', '');
+      continue;
+    }
+    out.push(`Machine: ${r.machine}`, '');
+    out.push(r.build ? `Build: ${r.build}` : 'Build: layernorm-wasm not available in this run (peers only)', '');
+    out.push(`Rounds per shape: ${r.rounds ?? ''} — total ${r.seconds.toFixed(0)} s`, '');
+    out.push(formatTables(r));
+    out.push('### Targets', '');
+    out.push('```');
+    out.push(formatTargets(r));
+    out.push('```', '');
+  }
+  return out.join('\n');
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.writeResults && args.quick) {
+    console.error('--write-results needs a full run; drop --quick');
+    process.exit(2);
+  }
+  const t0 = performance.now();
+  const nodeRes = await runNode(args);
+  nodeRes.rounds = benchOptions(args).rounds;
+  printResult(nodeRes, 'Node');
+  let browserRes = null;
+  if (args.writeResults) {
+    const { runBrowser } = await import('./run-browser.mjs');
+    try {
+      browserRes = await runBrowser(args);
+      printResult(browserRes, 'Chromium (headless)');
+    } catch (e) {
+      console.error(`Chromium run failed: ${e?.stack ?? e}`);
+    }
+    const file = path.join(here, 'RESULTS.md');
+    writeFileSync(file, resultsMarkdown(nodeRes, browserRes));
+    console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
+  }
+  if (args.json) {
+    writeFileSync(args.json, toJson(browserRes ? { node: nodeRes, chromium: browserRes } : nodeRes));
+    console.log(`wrote ${args.json}`);
+  }
+  console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // onnxruntime keeps handles open; exit explicitly.
+  process.exit(0);
+}
