@@ -11,6 +11,9 @@
 //                 RangeError or TypeError, each call finished within a deadline
 import fc from 'fast-check';
 import { DisposedError, init, layerNormReference, ulp32 } from '../../dist/index.js';
+import { rng } from '../helpers/rng.mjs';
+
+export { rng };
 
 export const ALLOWED_API_ERRORS = [TypeError, RangeError, DisposedError];
 /** A parser call slower than this counts as a hang. */
@@ -30,17 +33,6 @@ function describeError(e) {
   return e instanceof Error ? `${e.constructor.name}: ${e.message}` : `non-Error thrown: ${String(e)}`;
 }
 
-/** mulberry32. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand) {
   const u = 1 - rand(),

@@ -1,16 +1,7 @@
 /** Seeded generators for the hard cases of the numerics contract, shared by the JS suites. */
+import { rng } from './rng.mjs';
 
-/** mulberry32: small, fast, seeded. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 export function gaussian(rand: () => number, n: number, mean = 0, std = 1): Float32Array {
   const out = new Float32Array(n);

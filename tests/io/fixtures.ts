@@ -1,18 +1,10 @@
 /** Deterministic test files built in memory: GPT-2-layout safetensors, GGUF, .npy. */
 
 import { sparseFile, type VirtualFile } from '../helpers/fixture-server.js';
+import { rng } from '../helpers/rng.mjs';
 
-/** mulberry32: a tiny seeded generator so every fixture is the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
+
 
 export interface TensorSpec {
   name: string;

@@ -3,17 +3,10 @@
  * rounded to float32 once. Deliberately simple; it is what the wasm kernels are checked against.
  */
 import type { LayerNormOptions } from './types.js';
-import { checkEps, checkFloat32Array, checkOptions, checkParam, checkRows, checkWidth } from './validate.js';
+import { checkCall } from './validate.js';
 
 export function layerNormReference(x: Float32Array, d: number, options?: LayerNormOptions): Float32Array {
-  const fn = 'layerNormReference';
-  checkFloat32Array(fn, 'x', x);
-  checkWidth(fn, d);
-  const rows = checkRows(fn, x, d);
-  const o = checkOptions(fn, options);
-  const gamma = checkParam(fn, 'gamma', o.gamma, d);
-  const beta = checkParam(fn, 'beta', o.beta, d);
-  const eps = checkEps(fn, o.eps);
+  const { rows, gamma, beta, eps } = checkCall('layerNormReference', x, d, options);
   const y = new Float32Array(x.length);
   for (let r = 0; r < rows; r++) {
     const base = r * d;

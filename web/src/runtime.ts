@@ -16,6 +16,7 @@ import type {
   WasmTensor,
 } from './types.js';
 import {
+  checkCall,
   checkEps,
   checkFloat32Array,
   checkOptions,
@@ -60,13 +61,7 @@ export class Runtime implements LayerNormRuntime {
 
   layerNorm(x: Float32Array, d: number, options?: LayerNormCallOptions): Float32Array {
     const fn = 'layerNorm';
-    checkFloat32Array(fn, 'x', x);
-    checkWidth(fn, d);
-    const rows = checkRows(fn, x, d);
-    const o = checkOptions(fn, options);
-    const gamma = checkParam(fn, 'gamma', o.gamma, d);
-    const beta = checkParam(fn, 'beta', o.beta, d);
-    const eps = checkEps(fn, o.eps);
+    const { rows, gamma, beta, eps, options: o } = checkCall(fn, x, d, options);
     const out = checkOut(fn, o.out, x.length);
     if (rows === 0) return out ?? new Float32Array(0);
     const params = this.#stageParams(d, gamma, beta);
@@ -259,37 +254,72 @@ export class Runtime implements LayerNormRuntime {
   }
 }
 
-class ResidentLayerNorm implements LayerNorm {
-  readonly hasGamma: boolean;
-  readonly hasBeta: boolean;
-  #ptr: number; // gamma then beta, resident for the object's lifetime
+/**
+ * An object that owns one block of wasm heap until dispose() (idempotent; also `using`). If it is
+ * dropped undisposed, the runtime's FinalizationRegistry frees the block after garbage collection.
+ */
+abstract class HeapOwner {
+  #ptr: number; // 0: owns nothing (still disposable); -1: disposed
   readonly #token = {};
 
   constructor(
-    private readonly runtime: Runtime,
-    readonly d: number,
-    gamma: Float32Array | null,
-    beta: Float32Array | null,
-    readonly eps: number,
+    protected readonly runtime: Runtime,
+    ptr: number,
   ) {
-    this.hasGamma = gamma !== null;
-    this.hasBeta = beta !== null;
-    const heap = runtime.heap;
-    this.#ptr = gamma || beta ? heap.allocate(8 * d, `createLayerNorm: gamma and beta for d = ${d}`) : 0;
-    if (gamma) heap.write(this.#ptr, gamma);
-    if (beta) heap.write(this.#ptr + 4 * d, beta);
-    if (this.#ptr) runtime.track(this, this.#ptr, this.#token);
+    this.#ptr = ptr;
+    if (ptr > 0) runtime.track(this, ptr, this.#token);
   }
 
   get disposed(): boolean {
     return this.#ptr < 0;
   }
 
-  #params(fn: string) {
-    if (this.#ptr < 0) throw new DisposedError(`LayerNorm.${fn}: this LayerNorm was disposed; create a new one`);
+  /** The block's address; throws DisposedError after dispose(). */
+  protected address(fn: string, what: string, advice = ''): number {
+    if (this.#ptr < 0) throw new DisposedError(`${fn}: this ${what} was disposed${advice}`);
+    return this.#ptr;
+  }
+
+  dispose(): void {
+    if (this.#ptr < 0) return;
+    if (this.#ptr > 0) {
+      this.runtime.untrack(this.#token);
+      this.runtime.heap.free(this.#ptr);
+    }
+    this.#ptr = -1;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+/** A LayerNorm whose gamma and beta stay in the heap (one block: gamma, then beta). */
+class ResidentLayerNorm extends HeapOwner implements LayerNorm {
+  readonly hasGamma: boolean;
+  readonly hasBeta: boolean;
+
+  constructor(
+    runtime: Runtime,
+    readonly d: number,
+    gamma: Float32Array | null,
+    beta: Float32Array | null,
+    readonly eps: number,
+  ) {
+    const heap = runtime.heap;
+    const ptr = gamma || beta ? heap.allocate(8 * d, `createLayerNorm: gamma and beta for d = ${d}`) : 0;
+    if (gamma) heap.write(ptr, gamma);
+    if (beta) heap.write(ptr + 4 * d, beta);
+    super(runtime, ptr);
+    this.hasGamma = gamma !== null;
+    this.hasBeta = beta !== null;
+  }
+
+  #params(fn: string): Params {
+    const ptr = this.address(`LayerNorm.${fn}`, 'LayerNorm', '; create a new one');
     return {
-      gamma: this.hasGamma ? this.#ptr : 0,
-      beta: this.hasBeta ? this.#ptr + 4 * this.d : 0,
+      gamma: this.hasGamma ? ptr : 0,
+      beta: this.hasBeta ? ptr + 4 * this.d : 0,
     };
   }
 
@@ -318,33 +348,22 @@ class ResidentLayerNorm implements LayerNorm {
     const heap = this.runtime.heap;
     heap.check(heap.module._layerNorm(src.address, dst.address, src.rows, this.d, params.gamma, params.beta, this.eps), fn);
   }
-
-  dispose(): void {
-    if (this.#ptr < 0) return;
-    this.runtime.untrack(this.#token);
-    this.runtime.heap.free(this.#ptr);
-    this.#ptr = -1;
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
 }
 
-class Tensor implements WasmTensor {
+/** A rows × d float32 tensor in the heap (zeroed at allocation). */
+class Tensor extends HeapOwner implements WasmTensor {
   readonly length: number;
-  #ptr: number;
-  readonly #token = {};
 
   constructor(
-    private readonly runtime: Runtime,
+    runtime: Runtime,
     readonly rows: number,
     readonly d: number,
   ) {
-    this.length = rows * d;
-    this.#ptr = runtime.heap.allocate(this.length * 4, `allocate(${rows}, ${d})`);
-    runtime.heap.f32(this.#ptr, this.length).fill(0);
-    runtime.track(this, this.#ptr, this.#token);
+    const length = rows * d;
+    const ptr = runtime.heap.allocate(length * 4, `allocate(${rows}, ${d})`);
+    runtime.heap.f32(ptr, length).fill(0);
+    super(runtime, ptr);
+    this.length = length;
   }
 
   static unwrap(fn: string, name: string, t: unknown, runtime: Runtime): { address: number; rows: number; d: number } {
@@ -354,12 +373,7 @@ class Tensor implements WasmTensor {
   }
 
   #live(fn: string): number {
-    if (this.#ptr < 0) throw new DisposedError(`${fn}: this WasmTensor was disposed`);
-    return this.#ptr;
-  }
-
-  get disposed(): boolean {
-    return this.#ptr < 0;
+    return this.address(fn, 'WasmTensor');
   }
 
   get view(): Float32Array {
@@ -383,16 +397,5 @@ class Tensor implements WasmTensor {
 
   toArray(): Float32Array {
     return this.runtime.heap.f32(this.#live('WasmTensor.toArray'), this.length).slice();
-  }
-
-  dispose(): void {
-    if (this.#ptr < 0) return;
-    this.runtime.untrack(this.#token);
-    this.runtime.heap.free(this.#ptr);
-    this.#ptr = -1;
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }

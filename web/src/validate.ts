@@ -90,3 +90,26 @@ export function partiallyOverlaps(a: Float32Array, b: Float32Array): boolean {
   if (a.byteOffset === b.byteOffset && a.length === b.length) return false;
   return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }
+
+export interface CheckedCall {
+  rows: number;
+  gamma: Float32Array | null;
+  beta: Float32Array | null;
+  eps: number;
+  options: Record<string, unknown>;
+}
+
+/** The checks every `(x, d, { gamma, beta, eps })` entry point makes, in order. */
+export function checkCall(fn: string, x: unknown, d: unknown, options: unknown): CheckedCall {
+  const input = checkFloat32Array(fn, 'x', x);
+  const width = checkWidth(fn, d);
+  const rows = checkRows(fn, input, width);
+  const o = checkOptions(fn, options);
+  return {
+    rows,
+    gamma: checkParam(fn, 'gamma', o.gamma, width),
+    beta: checkParam(fn, 'beta', o.beta, width),
+    eps: checkEps(fn, o.eps),
+    options: o,
+  };
+}

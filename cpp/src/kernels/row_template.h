@@ -4,11 +4,13 @@
 // results (wasm SIMD128 has no fused multiply-add, and the native builds use -ffp-contract=off).
 //
 // Numerics, chosen by measurement against exact answers (see README "Numerics"):
-// * Moments in one pass over the row in float64, shifted by the row's first element K:
-//   s1 = sum(x - K), s2 = sum((x - K)^2). A float32 difference is exact or within 2^-53 in
-//   double, a float32 square never overflows or underflows in double, and because
-//   (mean - K)^2 <= (d - 1) * var the cancellation in s2 - s1^2/d costs at most log2(d) of
-//   float64's 53 bits: variance is good to ~2^-40, far beyond float32.
+// * Moments in one pass over the row in float64: s1 = sum(x), s2 = sum(x^2), used when the
+//   cancellation in s2 - s1^2/d costs at most 16 of double's 53 bits (the mean is within a few
+//   hundred sigma of zero, as in real activations). Other rows are summed again shifted by their
+//   first element K: s1 = sum(x - K), s2 = sum((x - K)^2); since (mean - K)^2 <= (d - 1) * var
+//   that costs at most log2(d) bits. A float32 value, difference or square is exact or within
+//   2^-53 in double and never overflows or underflows there: the variance is good to ~2^-35 or
+//   better, far beyond float32.
 // * The common ("fast") row: the mean is split into mu_hi + mu_lo (two floats), so
 //   (x - mu_hi) - mu_lo keeps the mean beyond float32 (needed for 1e4 + N(0,1) rows), then
 //   float32 multiplies by rstd, gamma and adds beta.
@@ -44,21 +46,23 @@ constexpr double kMaxFastVariance = 0x1p+120;  // sigma <= 2^60
 constexpr double kMinFastRstd = 0x1p-60;
 constexpr double kMaxFastRstd = 0x1p+60;
 
-template <class Ops>
-RowStats RowMoments(const float* x, std::size_t d, double eps) {
+// Sum of (x - shift) and of its square over a row, in float64. kShift = false sums x itself
+// (shift ignored), which saves a quarter of the pass's arithmetic.
+template <class Ops, bool kShift>
+void RowSums(const float* x, std::size_t d, double shift, double* sum, double* squares) {
   using F64 = typename Ops::F64;
-  const double shift = static_cast<double>(x[0]);
   const F64 k = Ops::Splat64(shift);
+  const auto center = [&k](F64 v) { return kShift ? Ops::Sub64(v, k) : v; };
   F64 s1a = Ops::Splat64(0.0), s1b = s1a, s1c = s1a, s1d = s1a;
   F64 s2a = s1a, s2b = s1a, s2c = s1a, s2d = s1a;
   // Pointer increments and half-vector loads: V8 turns each into fewer instructions than
   // indexed addressing and whole-vector shuffles (measured ~15% per pass).
   const float* p = x;
   for (const float* end = x + (d & ~std::size_t{7}); p != end; p += 8) {
-    const F64 c0 = Ops::Sub64(Ops::LoadPromote(p), k);
-    const F64 c1 = Ops::Sub64(Ops::LoadPromote(p + 2), k);
-    const F64 c2 = Ops::Sub64(Ops::LoadPromote(p + 4), k);
-    const F64 c3 = Ops::Sub64(Ops::LoadPromote(p + 6), k);
+    const F64 c0 = center(Ops::LoadPromote(p));
+    const F64 c1 = center(Ops::LoadPromote(p + 2));
+    const F64 c2 = center(Ops::LoadPromote(p + 4));
+    const F64 c3 = center(Ops::LoadPromote(p + 6));
     s1a = Ops::Add64(s1a, c0);
     s1b = Ops::Add64(s1b, c1);
     s1c = Ops::Add64(s1c, c2);
@@ -70,25 +74,44 @@ RowStats RowMoments(const float* x, std::size_t d, double eps) {
   }
   double t1 = 0.0, t2 = 0.0;
   for (const float* end = x + d; p != end; ++p) {
-    const double c = static_cast<double>(*p) - shift;
+    const double c = kShift ? static_cast<double>(*p) - shift : static_cast<double>(*p);
     t1 += c;
     t2 += c * c;
   }
   const F64 r1 = Ops::Add64(Ops::Add64(s1a, s1c), Ops::Add64(s1b, s1d));
   const F64 r2 = Ops::Add64(Ops::Add64(s2a, s2c), Ops::Add64(s2b, s2d));
-  const double s1 = (Ops::Lane0(r1) + Ops::Lane1(r1)) + t1;
-  const double s2 = (Ops::Lane0(r2) + Ops::Lane1(r2)) + t2;
+  *sum = (Ops::Lane0(r1) + Ops::Lane1(r1)) + t1;
+  *squares = (Ops::Lane0(r2) + Ops::Lane1(r2)) + t2;
+}
 
-  RowStats stats;
-  if (!std::isfinite(s1) || !std::isfinite(s2)) {  // only a NaN or Inf input gets here
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    stats.mean = stats.variance = stats.rstd = nan;
-    return stats;
-  }
+// Largest ratio of the mean square to the variance for which the unshifted sums are used: the
+// cancellation in s2 - s1^2/d then costs at most 16 of double's 53 bits.
+constexpr double kMaxUnshiftedRatio = 0x1p16;
+
+template <class Ops>
+RowStats RowMoments(const float* x, std::size_t d, double eps) {
   const double n = static_cast<double>(d);
-  const double mean_shift = s1 / n;
-  const double variance = (s2 - s1 * mean_shift) / n;
-  stats.mean = shift + mean_shift;
+  RowStats stats;
+  double s1, s2;
+  // Most rows' mean is within a few sigma of zero: plain sums are then exact enough.
+  RowSums<Ops, false>(x, d, 0.0, &s1, &s2);
+  double mean = s1 / n;
+  double variance = (s2 - s1 * mean) / n;
+  if (!(variance > 0.0 && s2 <= kMaxUnshiftedRatio * n * variance)) {
+    // Offset rows (1e4 + N(0,1)), constant rows, non-finite rows: sums shifted by the first
+    // element, which bounds the cancellation by log2(d) bits since (mean - K)^2 <= (d - 1) var.
+    const double shift = static_cast<double>(x[0]);
+    RowSums<Ops, true>(x, d, shift, &s1, &s2);
+    if (!std::isfinite(s1) || !std::isfinite(s2)) {  // only a NaN or Inf input gets here
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      stats.mean = stats.variance = stats.rstd = nan;
+      return stats;
+    }
+    const double mean_shift = s1 / n;
+    mean = shift + mean_shift;
+    variance = (s2 - s1 * mean_shift) / n;
+  }
+  stats.mean = mean;
   stats.variance = variance > 0.0 ? variance : 0.0;
   stats.rstd = 1.0 / std::sqrt(stats.variance + eps);
   return stats;
