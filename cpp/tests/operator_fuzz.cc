@@ -11,7 +11,8 @@
 // and checks, aborting on a violation:
 //   * the status is kOk exactly when the arguments are valid (and matches the reference's);
 //   * every registered kernel's output (and its statistics) is bit-identical to the scalar
-//     kernel's, in place or not, and LayerNormStages reproduces each output row bit for bit;
+//     kernel's, in place or not, and LayerNormStages reproduces each output row bit for bit
+//     (any NaN matching any NaN: payloads are not part of the contract);
 //   * a row holding NaN/Inf comes out as NaN; otherwise, where the float64 reference is finite,
 //     the output is finite and within 4 scaled ULP of it (the README's numerics contract).
 // gamma and beta are kept finite with |v| <= 1e3 unless bit 5 is set, so the affine step cannot
@@ -240,8 +241,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     std::memcpy(normalized.data() + r * d, stages.normalized, d * sizeof(float));
     for (std::size_t j = 0; j < d; ++j) {
+      // NaN payloads are not part of the contract: a NaN gamma or beta on a finite row reaches
+      // the output through operations whose operand order the compiler may swap.
       const float out = stages.output[j], want = first[r * d + j];
-      if (!layernorm::testing::SameBits(out, want)) {
+      if (!layernorm::testing::SameBits(out, want) && !(std::isnan(out) && std::isnan(want))) {
         Fail("LayerNormStages output differs from LayerNorm", r, j, out, want);
       }
     }

@@ -65,7 +65,8 @@ Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double ep
 
 // The stages of one row, computed with exactly the kernels' arithmetic:
 // centered = x - mean, normalized = centered * rstd, scaled = gamma * normalized,
-// output = scaled + beta (bit-identical to LayerNorm()'s output for that row).
+// output = scaled + beta (bit-identical to LayerNorm()'s output for that row; a NaN gamma or
+// beta on a finite row gives NaN in both, possibly with another payload).
 struct RowStages {
   float* centered;
   float* normalized;
