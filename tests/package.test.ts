@@ -13,7 +13,10 @@ beforeAll(() => {
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' });
   const [{ filename }] = JSON.parse(out.slice(out.indexOf('[')));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(dir, filename)], { cwd: dir, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(dir, filename)], {
+    cwd: dir,
+    stdio: 'ignore',
+  });
 }, 180_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,7 +11,8 @@ beforeAll(async () => {
 describe('heap', () => {
   it('stays flat over 10,000 stateless calls of every kind', () => {
     const x = gpt2Like(rng(1), 4);
-    const gamma = gaussian(rng(2), 768, 1, 0.1), beta = gaussian(rng(3), 768);
+    const gamma = gaussian(rng(2), 768, 1, 0.1),
+      beta = gaussian(rng(3), 768);
     const out = new Float32Array(x.length);
     rt.layerNorm(x, 768, { gamma, beta, out });
     const before = rt.heapInUse();
@@ -45,7 +46,8 @@ describe('heap', () => {
 describe('zero-copy tensors', () => {
   it('normalize resident data, matching the copying API bit for bit', () => {
     const x = gpt2Like(rng(5), 64);
-    const gamma = gaussian(rng(6), 768, 1, 0.1), beta = gaussian(rng(7), 768);
+    const gamma = gaussian(rng(6), 768, 1, 0.1),
+      beta = gaussian(rng(7), 768);
     using ln = rt.createLayerNorm(768, { gamma, beta });
     using tin = rt.allocate(64, 768);
     using tout = rt.allocate(64, 768);
@@ -78,7 +80,9 @@ describe('zero-copy tensors', () => {
     const hog = rt.allocate(64, 1 << 20); // 256 MiB: grows wasm memory
     try {
       expect(stale.length).toBe(0);
-      expect(() => rt.layerNorm(stale, 256)).toThrow(/detached ArrayBuffer .* wasm memory view taken before memory grew/);
+      expect(() => rt.layerNorm(stale, 256)).toThrow(
+        /detached ArrayBuffer .* wasm memory view taken before memory grew/,
+      );
       ln.forwardTensor(t, t);
       const fresh = t.view;
       expect(fresh.length).toBe(4 * 256);

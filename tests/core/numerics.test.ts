@@ -70,7 +70,8 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
   it('writes into out, and in place when out is x', () => {
     const rt = runtimes[backend];
     const x = gpt2Like(rng(SEED + 5), 100);
-    const gamma = gaussian(rng(1), 768, 1, 0.1), beta = gaussian(rng(2), 768, 0, 0.1);
+    const gamma = gaussian(rng(1), 768, 1, 0.1),
+      beta = gaussian(rng(2), 768, 0, 0.1);
     const expected = rt.layerNorm(x, 768, { gamma, beta });
     const out = new Float32Array(x.length);
     expect(rt.layerNorm(x, 768, { gamma, beta, out })).toBe(out);
@@ -82,10 +83,12 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
 
   it('handles out overlapping x at an offset (works from a copy)', () => {
     const rt = runtimes[backend];
-    const d = 16, rows = 40000; // more than one chunk
+    const d = 16,
+      rows = 40000; // more than one chunk
     const buf = new Float32Array((rows + 1) * d);
     buf.set(gaussian(rng(SEED + 6), rows * d));
-    const x = buf.subarray(0, rows * d), out = buf.subarray(d);
+    const x = buf.subarray(0, rows * d),
+      out = buf.subarray(d);
     const expected = layerNormReference(x.slice(), d);
     rt.layerNorm(x, d, { out });
     expect(compareOutputs(out, expected, d).maxScaledUlp).toBeLessThanOrEqual(4);
@@ -127,7 +130,8 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
   it('exposes every stage of a row, ending bit-identical to layerNorm', () => {
     const rt = runtimes[backend];
     const x = gpt2Like(rng(SEED + 10), 5);
-    const gamma = gaussian(rng(3), 768, 1, 0.1), beta = gaussian(rng(4), 768, 0, 0.1);
+    const gamma = gaussian(rng(3), 768, 1, 0.1),
+      beta = gaussian(rng(4), 768, 0, 0.1);
     const y = rt.layerNorm(x, 768, { gamma, beta });
     const st = rt.layerNormStages(x, 768, 3, { gamma, beta });
     expect(st.row).toBe(3);

@@ -33,7 +33,6 @@ function describeError(e) {
   return e instanceof Error ? `${e.constructor.name}: ${e.message}` : `non-Error thrown: ${String(e)}`;
 }
 
-
 function gaussian(rand) {
   const u = 1 - rand(),
     v = rand();
@@ -425,9 +424,7 @@ export function checkDifferential(simd, scalar, spec, { extra = true } = {}) {
   // Bit for bit, except that any NaN matches any NaN (payloads are not part of the contract).
   const got = new Uint32Array(stages.output.buffer, stages.output.byteOffset, d);
   const want = new Uint32Array(expect.buffer, expect.byteOffset, d);
-  const sameOutput = stages.output.every(
-    (v, j) => got[j] === want[j] || (Number.isNaN(v) && Number.isNaN(expect[j])),
-  );
+  const sameOutput = stages.output.every((v, j) => got[j] === want[j] || (Number.isNaN(v) && Number.isNaN(expect[j])));
   if (!sameOutput) fail('layerNormStages output differs from layerNorm');
   const ln = simd.createLayerNorm(d, options);
   try {

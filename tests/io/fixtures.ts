@@ -5,7 +5,6 @@ import { rng } from '../helpers/rng.mjs';
 
 export { rng };
 
-
 export interface TensorSpec {
   name: string;
   shape: number[];

@@ -173,7 +173,10 @@ describe('loadLayerNormWeights: .npy weights', () => {
     expect(lone.beta).toBeNull();
     expect(lone.gamma).toEqual(gamma);
     const f64 = await loadLayerNormWeights({
-      gamma: rawNpy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", new Uint8Array(Float64Array.of(0.1, 2).buffer)),
+      gamma: rawNpy(
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }",
+        new Uint8Array(Float64Array.of(0.1, 2).buffer),
+      ),
     });
     expect(Array.from(f64.gamma)).toEqual([Math.fround(0.1), 2]);
     expect(f64.dtype).toBe('float64');

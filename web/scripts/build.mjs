@@ -29,7 +29,8 @@ for (const variant of ['simd', 'scalar']) {
 }
 // Hand-written declarations for the Emscripten glue, so dist/*.d.ts resolve for users.
 const srcWasm = join(root, 'web', 'src', 'wasm');
-for (const f of readdirSync(srcWasm).filter((f) => f.endsWith('.d.ts'))) copyFileSync(join(srcWasm, f), join(wasmOut, f));
+for (const f of readdirSync(srcWasm).filter((f) => f.endsWith('.d.ts')))
+  copyFileSync(join(srcWasm, f), join(wasmOut, f));
 
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
 if (existsSync(join(root, 'dist', 'cli.js'))) chmodSync(join(root, 'dist', 'cli.js'), 0o755);

@@ -7,12 +7,18 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fix = process.argv.includes('--fix');
 const tracked = (patterns) =>
-  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...patterns], { cwd: root, encoding: 'utf8' })
+  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...patterns], {
+    cwd: root,
+    encoding: 'utf8',
+  })
     .split('\n')
     .filter(Boolean);
 
 const cpp = tracked(['cpp/*.h', 'cpp/*.cc', 'cpp/*.inc']).filter((f) => !f.endsWith('.inc'));
-execFileSync('clang-format', [fix ? '-i' : '--dry-run', ...(fix ? [] : ['-Werror']), ...cpp], { cwd: root, stdio: 'inherit' });
+execFileSync('clang-format', [fix ? '-i' : '--dry-run', ...(fix ? [] : ['-Werror']), ...cpp], {
+  cwd: root,
+  stdio: 'inherit',
+});
 const prettier = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
 execFileSync(process.execPath, [prettier, fix ? '--write' : '--check', 'web', 'tests', '*.ts', '*.json'], {
   cwd: root,

@@ -17,9 +17,7 @@ function wasmUrl(backend: Backend): URL {
 
 async function importFactory(backend: Backend): Promise<ModuleFactory> {
   const mod =
-    backend === 'simd'
-      ? await import('./wasm/layernorm-simd.js')
-      : await import('./wasm/layernorm-scalar.js');
+    backend === 'simd' ? await import('./wasm/layernorm-simd.js') : await import('./wasm/layernorm-scalar.js');
   return mod.default;
 }
 

@@ -40,11 +40,18 @@ export function compareOutputs(
   }
   const yb = new Uint32Array(y.buffer, y.byteOffset, y.length);
   const eb = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
-  let maxAbs = 0, maxScaledUlp = 0, worstIndex = -1, nonFiniteMismatches = 0, differingBits = 0, compared = 0;
+  let maxAbs = 0,
+    maxScaledUlp = 0,
+    worstIndex = -1,
+    nonFiniteMismatches = 0,
+    differingBits = 0,
+    compared = 0;
   for (let i = 0; i < y.length; i++) {
-    const a = y[i], e = expected[i];
+    const a = y[i],
+      e = expected[i];
     if (yb[i] !== eb[i]) differingBits++;
-    const fa = Number.isFinite(a), fe = Number.isFinite(e);
+    const fa = Number.isFinite(a),
+      fe = Number.isFinite(e);
     if (fa !== fe) {
       nonFiniteMismatches++;
       continue;

@@ -74,7 +74,9 @@ export class Runtime implements LayerNormRuntime {
     checkWidth(fn, d);
     const rows = checkRows(fn, x, d);
     const eps = checkEps(fn, checkOptions(fn, options).eps);
-    const mean = new Float32Array(rows), variance = new Float32Array(rows), rstd = new Float32Array(rows);
+    const mean = new Float32Array(rows),
+      variance = new Float32Array(rows),
+      rstd = new Float32Array(rows);
     if (rows === 0) return { mean, variance, rstd };
     this.#inChunks(x, rows, d, (ptr, first, n) => {
       const stats = this.#heap.allocate(n * 24, `${fn} of ${n} rows`);
@@ -109,10 +111,13 @@ export class Runtime implements LayerNormRuntime {
     const input = x.slice(row * d, (row + 1) * d);
     const heap = this.#heap;
     // x, gamma, beta, four stage vectors (floats), then the stats (three doubles, 8-aligned).
-    const floats = 7 * d + (7 * d) % 2;
+    const floats = 7 * d + ((7 * d) % 2);
     const block = heap.allocate(floats * 4 + 24, `${fn} for d = ${d}`);
     try {
-      const xPtr = block, gPtr = block + 4 * d, bPtr = block + 8 * d, stages = block + 12 * d;
+      const xPtr = block,
+        gPtr = block + 4 * d,
+        bPtr = block + 8 * d,
+        stages = block + 12 * d;
       const stats = block + floats * 4;
       heap.write(xPtr, input);
       if (gamma) heap.write(gPtr, gamma);
@@ -247,7 +252,8 @@ export class Runtime implements LayerNormRuntime {
       this.#params = ptr;
       this.#paramsFloats = 2 * d;
     }
-    const g = this.#params, b = this.#params + 4 * d;
+    const g = this.#params,
+      b = this.#params + 4 * d;
     if (gamma) this.#heap.write(g, gamma);
     if (beta) this.#heap.write(b, beta);
     return { gamma: gamma ? g : 0, beta: beta ? b : 0 };
@@ -346,7 +352,10 @@ class ResidentLayerNorm extends HeapOwner implements LayerNorm {
     }
     if (src.rows === 0) return;
     const heap = this.runtime.heap;
-    heap.check(heap.module._layerNorm(src.address, dst.address, src.rows, this.d, params.gamma, params.beta, this.eps), fn);
+    heap.check(
+      heap.module._layerNorm(src.address, dst.address, src.rows, this.d, params.gamma, params.beta, this.eps),
+      fn,
+    );
   }
 }
 
@@ -367,8 +376,10 @@ class Tensor extends HeapOwner implements WasmTensor {
   }
 
   static unwrap(fn: string, name: string, t: unknown, runtime: Runtime): { address: number; rows: number; d: number } {
-    if (!(t instanceof Tensor)) throw new TypeError(`${fn}: ${name} must be a WasmTensor from allocate(), got ${describe(t)}`);
-    if (t.runtime !== runtime) throw new TypeError(`${fn}: ${name} belongs to a different runtime (another init() backend)`);
+    if (!(t instanceof Tensor))
+      throw new TypeError(`${fn}: ${name} must be a WasmTensor from allocate(), got ${describe(t)}`);
+    if (t.runtime !== runtime)
+      throw new TypeError(`${fn}: ${name} belongs to a different runtime (another init() backend)`);
     return { address: t.#live(fn), rows: t.rows, d: t.d };
   }
 

@@ -16,8 +16,9 @@
 //   float32 multiplies by rstd, gamma and adds beta.
 // * Rows whose spread is extreme (sigma outside [2^-60, 2^60]: subnormal rows, rows near 1e30,
 //   constant rows) or whose rstd is extreme take the "wide" path: (x - mean) * rstd in double,
-//   times gamma plus beta, rounded once to float32. This avoids float32 overflow of rstd (1e-40 rows with eps = 0) and
-//   precision loss of subnormal centered values, at the cost of speed on rows that are rare.
+//   times gamma plus beta, rounded once to float32. This avoids float32 overflow of rstd (1e-40
+//   rows with eps = 0) and precision loss of subnormal centered values, at the cost of speed on
+//   rows that are rare.
 #ifndef LAYERNORM_KERNELS_ROW_TEMPLATE_H_
 #define LAYERNORM_KERNELS_ROW_TEMPLATE_H_
 

@@ -7,7 +7,15 @@ export interface LayerNormModule {
   _free(ptr: number): void;
   _layerNorm(x: number, y: number, rows: number, d: number, gamma: number, beta: number, eps: number): number;
   _layerNormStats(x: number, rows: number, d: number, eps: number, stats: number): number;
-  _layerNormStages(x: number, d: number, gamma: number, beta: number, eps: number, stats: number, stages: number): number;
+  _layerNormStages(
+    x: number,
+    d: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+    stats: number,
+    stages: number,
+  ): number;
   _kernelName(): string;
   _statusText(status: number): string;
   _heapInUse(): number;
