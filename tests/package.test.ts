@@ -53,6 +53,12 @@ it('imports by name in Node and runs SIMD by default, scalar when forced', () =>
   expect(result.scalar.maxAbs).toBeLessThanOrEqual(1e-5);
 });
 
+it('passes publint (exports, types, files as bundlers and Node expect them)', () => {
+  const bin = join(root, 'node_modules', 'publint', 'src', 'cli.js');
+  const out = execFileSync(process.execPath, [bin, '--strict'], { cwd: root, encoding: 'utf8' });
+  expect(out).toContain('All good!');
+}, 120_000);
+
 it('declares ESM exports with types first', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   expect(pkg.type).toBe('module');
