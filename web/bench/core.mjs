@@ -787,3 +787,17 @@ export function formatTables(res) {
 export function formatTargets(res) {
   return res.targets.map((t) => t.text).join('\n');
 }
+
+/** Both layernorm-wasm runtimes from an imported package module; a backend that fails is skipped. */
+export async function initBackends(mod, log) {
+  const lnw = {};
+  for (const backend of ['simd', 'scalar']) {
+    try {
+      lnw[backend] = await mod.init({ backend });
+      log(`layernorm-wasm ${backend}: kernel ${lnw[backend].kernel}`);
+    } catch (e) {
+      log(`NOTE: init({ backend: '${backend}' }) failed (${e?.message ?? e}); skipped.`);
+    }
+  }
+  return lnw;
+}

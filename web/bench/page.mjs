@@ -1,5 +1,5 @@
 // Browser side of the benchmark: loaded by page.html, driven by run-browser.mjs.
-import { runBenchmark } from './core.mjs';
+import { initBackends, runBenchmark } from './core.mjs';
 
 const ORT_DIR = '/node_modules/onnxruntime-web/dist/';
 
@@ -22,16 +22,7 @@ async function loadLayerNormWasm() {
     log(`NOTE: importing /dist/index.js failed (${e?.message ?? e}); layernorm-wasm candidates skipped.`);
     return null;
   }
-  const lnw = {};
-  for (const backend of ['simd', 'scalar']) {
-    try {
-      lnw[backend] = await mod.init({ backend });
-      log(`layernorm-wasm ${backend}: kernel ${lnw[backend].kernel}`);
-    } catch (e) {
-      log(`NOTE: init({ backend: '${backend}' }) failed (${e?.message ?? e}); skipped.`);
-    }
-  }
-  return lnw;
+  return initBackends(mod, log);
 }
 
 async function loadOrt(url, key, label, extra = {}) {

@@ -12,7 +12,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runBenchmark, formatTables, formatTargets } from './core.mjs';
+import { initBackends, runBenchmark, formatTables, formatTargets } from './core.mjs';
 import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,16 +33,7 @@ async function loadLayerNormWasm(log) {
     log(`NOTE: importing dist/index.js failed (${e?.message ?? e}); layernorm-wasm candidates skipped.`);
     return null;
   }
-  const lnw = {};
-  for (const backend of ['simd', 'scalar']) {
-    try {
-      lnw[backend] = await mod.init({ backend });
-      log(`layernorm-wasm ${backend}: kernel ${lnw[backend].kernel}`);
-    } catch (e) {
-      log(`NOTE: init({ backend: '${backend}' }) failed (${e?.message ?? e}); skipped.`);
-    }
-  }
-  return lnw;
+  return initBackends(mod, log);
 }
 
 async function loadOrts(log) {
