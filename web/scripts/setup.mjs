@@ -18,7 +18,7 @@ const requirements = [
   { what: 'Emscripten (emcc)', ok: () => onPath('emcc'), pkg: 'emscripten' },
   { what: 'SIMDe headers', ok: () => existsSync('/usr/include/simde/wasm/simd128.h'), pkg: 'libsimde-dev' },
   { what: 'CMake', ok: () => onPath('cmake'), pkg: 'cmake' },
-  { what: 'make (CMake\'s default generator)', ok: () => onPath('make'), pkg: 'make' },
+  { what: "make (CMake's default generator)", ok: () => onPath('make'), pkg: 'make' },
   { what: 'a C++ compiler', ok: () => onPath('g++') || onPath('c++'), pkg: 'g++' },
   { what: 'GoogleTest', ok: () => existsSync('/usr/include/gtest/gtest.h'), pkg: 'libgtest-dev' },
 ];
