@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './web/scripts/common.mjs';
 
 /** A free TCP port on 127.0.0.1, picked once and shared with the test workers through the environment. */
 function freePort(): number {
@@ -31,15 +32,8 @@ export default defineConfig({
     acceptDownloads: true,
     serviceWorkers: 'block',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
   // The production build, served statically: the same files a static host would serve, CSP included.

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parseArgs, benchOptions, repoRoot, cpuModel, loadLine, printResult, buildLine } from './cli.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/common.mjs';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -56,19 +57,11 @@ export function startServer(root = repoRoot) {
 export async function runBrowser(args, log = (s) => console.log(s)) {
   const server = await startServer();
   const port = server.address().port;
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   const browser = await chromium.launch({
-    executablePath,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--js-flags=--expose-gc', // lets the page run a full GC between samples (outside the timed region)
-    ],
+    // --expose-gc lets the page run a full GC between samples (outside the timed region).
+    args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc'],
   });
   try {
     const page = await browser.newPage();

@@ -1,14 +1,11 @@
 #!/usr/bin/env node
 // Builds the package into dist/: the two .wasm builds (SIMD128 and scalar) with Emscripten
 // through CMake, then the TypeScript façade with tsc. Runs setup first.
-import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { root, runner } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const run = (cmd, args, env = {}) =>
-  execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+const run = runner();
 
 if (!process.argv.includes('--no-setup')) run(process.execPath, ['web/scripts/setup.mjs']);
 

@@ -6,27 +6,18 @@
 //   --ci          200,000 inputs (-runs=200000), for CI
 //   --time S      S seconds;  --runs N  N inputs;  --clean  reconfigure build/fuzz
 // A crash leaves its input in build/fuzz/artifacts/; copy it to cpp/tests/fuzz_regressions/.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { option, root, runner } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const dir = join(root, 'build', 'fuzz');
-const env = {
-  ...process.env,
+const sanitizerEnv = {
   ASAN_OPTIONS: 'detect_leaks=1:halt_on_error=1',
   UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
 };
-const run = (cmd, argv) => {
-  console.log(`$ ${cmd} ${argv.join(' ')}`);
-  execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env });
-};
+const run = runner(sanitizerEnv, { echo: true });
 
 if (args.includes('--clean')) rmSync(dir, { recursive: true, force: true });
 try {
@@ -57,7 +48,7 @@ const saved = existsSync(regressions)
   : [];
 if (saved.length > 0) {
   console.log(`\n== replaying ${saved.length} saved reproducer(s) ==`);
-  const replay = spawnSync(binary, saved, { cwd: root, stdio: 'inherit', env });
+  const replay = spawnSync(binary, saved, { cwd: root, stdio: 'inherit', env: { ...process.env, ...sanitizerEnv } });
   if (replay.status !== 0) {
     console.error('fuzz:native: a saved reproducer fails again');
     process.exit(1);
@@ -70,9 +61,9 @@ mkdirSync(corpus, { recursive: true });
 mkdirSync(artifacts, { recursive: true });
 const limit = args.includes('--ci')
   ? ['-runs=200000']
-  : option('--runs')
-    ? [`-runs=${Number(option('--runs'))}`]
-    : [`-max_total_time=${Number(option('--time') ?? 600)}`];
+  : option(args, '--runs')
+    ? [`-runs=${Number(option(args, '--runs'))}`]
+    : [`-max_total_time=${Number(option(args, '--time') ?? 600)}`];
 const flags = [
   ...limit,
   '-max_len=1400',
@@ -84,7 +75,7 @@ const flags = [
 ];
 console.log(`\n== fuzzing: ${binary} ${flags.join(' ')} ==`);
 const started = Date.now();
-const result = spawnSync(binary, flags, { cwd: root, stdio: 'inherit', env });
+const result = spawnSync(binary, flags, { cwd: root, stdio: 'inherit', env: { ...process.env, ...sanitizerEnv } });
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 if (result.status !== 0) {
   console.error(`\nfuzz:native: FINDING after ${seconds} s; the input is in ${artifacts}`);

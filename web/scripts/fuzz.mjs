@@ -9,10 +9,10 @@
 // Exit status 1 on any failure, with the shrunk counterexample and the seed to replay it.
 import fc from 'fast-check';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { option, root } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 if (!existsSync(join(root, 'dist', 'index.js'))) {
   console.error('fuzz: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -20,17 +20,13 @@ if (!existsSync(join(root, 'dist', 'index.js'))) {
 const { setup, targets } = await import(pathToFileURL(join(root, 'tests', 'fuzz', 'targets.mjs')).href);
 
 const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const budget = Number(option('--budget') ?? 1_000_000);
+const budget = Number(option(args, '--budget') ?? 1_000_000);
 if (!Number.isInteger(budget) || budget < 1) {
-  console.error(`fuzz: --budget must be a positive integer, got ${option('--budget')}`);
+  console.error(`fuzz: --budget must be a positive integer, got ${option(args, '--budget')}`);
   process.exit(2);
 }
-const seed = Number(option('--seed') ?? Date.now() % 2 ** 31);
-const only = option('--only')?.split(',');
+const seed = Number(option(args, '--seed') ?? Date.now() % 2 ** 31);
+const only = option(args, '--only')?.split(',');
 
 // Share of the budget per target (cheap targets get more inputs).
 const WEIGHTS = {

@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Formatting check (or --fix): clang-format (Google style) for C++, prettier for TS/JS.
 import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { root } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fix = process.argv.includes('--fix');
 const tracked = (patterns) =>
   execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...patterns], {

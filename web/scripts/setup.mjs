@@ -5,10 +5,9 @@
 //   --browser also ensures Chromium (browser tests), --fuzz clang with libFuzzer (npm run fuzz:native)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { CHROMIUM_PATH, root } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wantBrowser = process.argv.includes('--browser');
 
 const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
@@ -23,7 +22,7 @@ const requirements = [
   { what: 'GoogleTest', ok: () => existsSync('/usr/include/gtest/gtest.h'), pkg: 'libgtest-dev' },
 ];
 if (wantBrowser) {
-  requirements.push({ what: 'Chromium', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' });
+  requirements.push({ what: 'Chromium', ok: () => existsSync(CHROMIUM_PATH), pkg: 'chromium' });
 }
 if (process.argv.includes('--fuzz')) {
   requirements.push({ what: 'clang', ok: () => onPath('clang++'), pkg: 'clang' });

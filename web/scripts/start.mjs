@@ -2,10 +2,9 @@
 // `npm start`: installs what is missing, builds the package, and serves the page with Vite on
 // 127.0.0.1 (the URL is printed). Extra arguments go to Vite, e.g. `npm start -- --port 8080`.
 import { execFileSync, spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { root } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 execFileSync(process.execPath, ['web/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 
 const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');

@@ -3,30 +3,20 @@
 // LeakSanitizer) and UndefinedBehaviorSanitizer, any finding fatal. Uses g++, as Debian's
 // libgtest is built with it. Build tree: build/asan (configured once, then incremental).
 // Flags: --clean (reconfigure from scratch), --jobs N (default 2).
-import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { option, root, runner } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
-const jobs = String(option('--jobs', '2'));
+const jobs = String(option(args, '--jobs', '2'));
 const dir = join(root, 'build', 'asan');
-const env = {
-  ...process.env,
+const sanitizerEnv = {
   ASAN_OPTIONS:
     'detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1',
   UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
   LSAN_OPTIONS: 'report_objects=1',
 };
-const run = (cmd, argv) => {
-  console.log(`$ ${cmd} ${argv.join(' ')}`);
-  execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env });
-};
+const run = runner(sanitizerEnv, { echo: true });
 
 if (args.includes('--clean')) rmSync(dir, { recursive: true, force: true });
 const started = Date.now();

@@ -4,15 +4,12 @@
 // Vitest suites (both wasm backends, bad inputs, memory, I/O, seeded fuzzing, the packed
 // tarball), and the Playwright suite in Chromium.
 // Flags: --skip-cpp, --skip-browser (for quick local loops).
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { root, runner } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
-const run = (cmd, argv, env = {}) =>
-  execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+const run = runner();
 const hasBrowserTests = () =>
   existsSync(join(root, 'tests', 'browser')) &&
   readdirSync(join(root, 'tests', 'browser')).some((f) => f.endsWith('.spec.ts'));

@@ -1,0 +1,33 @@
+// What every project script needs: the repository root, argument options, and a way to run a
+// command in the root with output shown.
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The value after `--name` in args, or fallback when absent. */
+export function option(args, name, fallback = undefined) {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+
+/** A function running `cmd argv` in the repository root with `env` added to the environment. */
+export function runner(env = {}, { echo = false } = {}) {
+  return (cmd, argv, extra = {}) => {
+    if (echo) console.log(`$ ${cmd} ${argv.join(' ')}`);
+    execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, ...extra } });
+  };
+}
+
+/** Chromium as the tests and the browser benchmark launch it: Debian's build, and flags that
+ * keep it off the (closed) network. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
