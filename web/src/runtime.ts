@@ -40,6 +40,9 @@ export class Runtime implements LayerNormRuntime {
   readonly kernel: string;
   readonly #heap: Heap;
   readonly #chunk: number; // CHUNK_FLOATS floats, kept for the runtime's lifetime
+  // The chunk's first floats as a view, kept between calls of one size (rebuilt when the size
+  // changes or wasm memory grows): a new view per call costs a visible share of a one-row call.
+  #chunkView: Float32Array | null = null;
   #params = 0; // room for gamma and beta of stateless calls
   #paramsFloats = 0;
   readonly #finalizer = new FinalizationRegistry<number>((ptr) => this.#heap.free(ptr));
@@ -196,7 +199,11 @@ export class Runtime implements LayerNormRuntime {
       const status = module._layerNorm(this.#chunk, this.#chunk, rows, d, params.gamma, params.beta, eps);
       if (status !== 0) this.#heap.check(status, 'layerNorm');
       if (out === null) return heap.slice(start, start + length);
-      out.set(heap.subarray(start, start + length));
+      let view = this.#chunkView;
+      if (view === null || view.length !== length || view.buffer !== heap.buffer) {
+        view = this.#chunkView = heap.subarray(start, start + length);
+      }
+      out.set(view);
       return out;
     }
     // A large new result is allocated first and filled chunk by chunk while each chunk is still in
