@@ -40,8 +40,8 @@ export class Runtime implements LayerNormRuntime {
   readonly kernel: string;
   readonly #heap: Heap;
   readonly #chunk: number; // CHUNK_FLOATS floats, kept for the runtime's lifetime
-  // The chunk's first floats as a view, kept between calls of one size (rebuilt when the size
-  // changes or wasm memory grows): a new view per call costs a visible share of a one-row call.
+  // The chunk's first floats as a view, kept between calls of one size: a new view per call costs a
+  // visible share of a one-row call. Memory growth detaches it (length 0), which rebuilds it.
   #chunkView: Float32Array | null = null;
   #params = 0; // room for gamma and beta of stateless calls
   #paramsFloats = 0;
@@ -200,7 +200,7 @@ export class Runtime implements LayerNormRuntime {
       if (status !== 0) this.#heap.check(status, 'layerNorm');
       if (out === null) return heap.slice(start, start + length);
       let view = this.#chunkView;
-      if (view === null || view.length !== length || view.buffer !== heap.buffer) {
+      if (view === null || view.length !== length) {
         view = this.#chunkView = heap.subarray(start, start + length);
       }
       out.set(view);
