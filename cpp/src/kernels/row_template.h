@@ -181,33 +181,12 @@ inline typename Ops::F32 AffineVec(typename Ops::F32 t, const float* gamma, cons
   return t;
 }
 
-template <class Ops, bool kGamma, bool kBeta>
+// The fast path for row x. With kSumNext it also sums the next row xn, which must not overlap y,
+// into *sum and *squares (the pipelining described in the header).
+template <class Ops, bool kGamma, bool kBeta, bool kSumNext>
 void NormalizeRowFast(const float* x, float* y, std::size_t d, const float* gamma,
-                      const float* beta, const RowPlan& p) {
-  using F32 = typename Ops::F32;
-  const F32 mu_hi = Ops::Splat32(p.mu_hi);
-  const F32 mu_lo = Ops::Splat32(p.mu_lo);
-  const F32 rstd = Ops::Splat32(p.rstd32);
-  const float* const end = x + d;
-  for (const float* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
-    const F32 t0 = Ops::Mul32(Ops::Sub32(Ops::Sub32(Ops::Load(x), mu_hi), mu_lo), rstd);
-    const F32 t1 = Ops::Mul32(Ops::Sub32(Ops::Sub32(Ops::Load(x + 4), mu_hi), mu_lo), rstd);
-    Ops::Store(y, AffineVec<Ops, kGamma, kBeta>(t0, gamma, beta, 0));
-    Ops::Store(y + 4, AffineVec<Ops, kGamma, kBeta>(t1, gamma, beta, 4));
-    if constexpr (kGamma) gamma += 8;
-    if constexpr (kBeta) beta += 8;
-  }
-  for (std::size_t j = 0; x + j != end; ++j) {
-    y[j] = Affine<kGamma, kBeta>(FastNormalized(x[j], p), gamma, beta, j);
-  }
-}
-
-// NormalizeRowFast for row x, pipelined with the unshifted sums of the next row xn (see the
-// header). xn must not overlap y.
-template <class Ops, bool kGamma, bool kBeta>
-void NormalizeRowFastSumNext(const float* x, float* y, std::size_t d, const float* gamma,
-                             const float* beta, const RowPlan& p, const float* xn, double* sum,
-                             double* squares) {
+                      const float* beta, const RowPlan& p, const float* xn = nullptr,
+                      double* sum = nullptr, double* squares = nullptr) {
   using F32 = typename Ops::F32;
   using F64 = typename Ops::F64;
   const F32 mu_hi = Ops::Splat32(p.mu_hi);
@@ -216,19 +195,22 @@ void NormalizeRowFastSumNext(const float* x, float* y, std::size_t d, const floa
   const F64 zero = Ops::Splat64(0.0);
   F64 s1 = zero, s2 = zero;
   const float* const end = x + d;
-  for (const float* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8, xn += 8) {
+  for (const float* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
     const F32 t0 = Ops::Mul32(Ops::Sub32(Ops::Sub32(Ops::Load(x), mu_hi), mu_lo), rstd);
     const F32 t1 = Ops::Mul32(Ops::Sub32(Ops::Sub32(Ops::Load(x + 4), mu_hi), mu_lo), rstd);
     Ops::Store(y, AffineVec<Ops, kGamma, kBeta>(t0, gamma, beta, 0));
     Ops::Store(y + 4, AffineVec<Ops, kGamma, kBeta>(t1, gamma, beta, 4));
-    SumsStep<Ops, false>(xn, zero, &s1, &s2);
     if constexpr (kGamma) gamma += 8;
     if constexpr (kBeta) beta += 8;
+    if constexpr (kSumNext) {
+      SumsStep<Ops, false>(xn, zero, &s1, &s2);
+      xn += 8;
+    }
   }
   for (std::size_t j = 0; x + j != end; ++j) {
     y[j] = Affine<kGamma, kBeta>(FastNormalized(x[j], p), gamma, beta, j);
   }
-  FinishSums<Ops, false>(xn, d & 7, 0.0, s1, s2, sum, squares);
+  if constexpr (kSumNext) FinishSums<Ops, false>(xn, d & 7, 0.0, s1, s2, sum, squares);
 }
 
 // The wide path keeps gamma and beta in double too, so each output is rounded once: the
@@ -284,13 +266,13 @@ void NormalizeRows(std::size_t rows, std::size_t d, const float* x, float* y, co
     // always true in place (y == x) and for the disjoint buffers layernorm.h requires.
     if (plan.mode == RowMode::kFast && has_next && DoNotOverlap(y, d, next, d)) {
       double s1, s2;
-      NormalizeRowFastSumNext<Ops, kGamma, kBeta>(x, y, d, gamma, beta, plan, next, &s1, &s2);
+      NormalizeRowFast<Ops, kGamma, kBeta, true>(x, y, d, gamma, beta, plan, next, &s1, &s2);
       plan = PlanRow(MomentsFromSums<Ops>(next, d, eps, s1, s2));
       continue;
     }
     switch (plan.mode) {
       case RowMode::kFast:
-        NormalizeRowFast<Ops, kGamma, kBeta>(x, y, d, gamma, beta, plan);
+        NormalizeRowFast<Ops, kGamma, kBeta, false>(x, y, d, gamma, beta, plan);
         break;
       case RowMode::kWide:
         NormalizeRowWide<Ops, kGamma, kBeta>(x, y, d, gamma, beta, plan);
