@@ -68,7 +68,9 @@ test('loads from a custom https URL and rejects other schemes', async ({ page })
   await expect(page.locator('#weights-notice')).toContainText('Only http and https URLs are supported');
   await page.locator('#weights-url').fill(url);
   await page.locator('#weights-url').press('Enter');
+  // "Loading <url>…" also contains the URL: wait for the loaded summary, which gives d.
   await expect(page.locator('#weights-summary')).toContainText(url);
+  await expect(page.locator('#weights-summary')).toContainText(`d = ${D}`);
   await expect(page.locator('#weights-notice')).toBeHidden();
   expect(server.stats.requests).toBeGreaterThan(0);
 });
