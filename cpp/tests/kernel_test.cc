@@ -162,39 +162,48 @@ TEST_P(KernelTest, InPlaceEqualsOutOfPlace) {
   for (std::size_t i = 0; i < y.size(); ++i) ASSERT_TRUE(testing::SameBits(y[i], inplace[i]));
 }
 
-// A call over many rows sums each row while writing the previous one; a one-row call does not.
-// Both must give the same bits, whatever kinds of rows follow each other (fast, offset, constant,
-// extreme, non-finite), in place and out of place.
+// A call over many rows sums each row while writing the previous one, and from kTwoRunsMinRows on
+// takes the two halves in turns; a one-row call does neither. All must give the same bits,
+// whatever kinds of rows follow each other (fast, offset, constant, extreme, non-finite), in
+// place and out of place.
 TEST_P(KernelTest, PipelinedRowsEqualOneRowCalls) {
   std::mt19937_64 rng(kSeed + 7);
-  for (std::size_t d : {1, 7, 8, 9, 768, 771}) {
-    SCOPED_TRACE("d = " + std::to_string(d));
-    const std::size_t rows = 9;
-    std::vector<float> x = testing::Gpt2Like(rng, rows, d);
-    for (std::size_t j = 0; j < d; ++j) {
-      x[1 * d + j] += 1e4f;    // offset row: shifted sums
-      x[2 * d + j] = 3.25f;    // constant row: beta
-      x[4 * d + j] *= 1e-40f;  // subnormal row: wide path
-      x[5 * d + j] *= 1e30f;   // huge row: wide path
-    }
-    x[7 * d + d / 2] = NAN;  // non-finite row between two ordinary rows
-    const std::vector<float> gamma = testing::Params(rng, d, 1.0, 0.3);
-    const std::vector<float> beta = testing::Params(rng, d, 0.0, 0.3);
-    std::vector<float> whole(x.size()), in_place = x, by_row(x.size());
-    ASSERT_EQ(
-        LayerNorm(x.data(), whole.data(), rows, d, gamma.data(), beta.data(), 1e-5, &kernel()),
-        Status::kOk);
-    ASSERT_EQ(LayerNorm(in_place.data(), in_place.data(), rows, d, gamma.data(), beta.data(), 1e-5,
-                        &kernel()),
-              Status::kOk);
-    for (std::size_t r = 0; r < rows; ++r) {
-      ASSERT_EQ(LayerNorm(x.data() + r * d, by_row.data() + r * d, 1, d, gamma.data(), beta.data(),
+  for (std::size_t rows : {9, 41}) {
+    for (std::size_t d : {1, 7, 8, 9, 768, 771}) {
+      SCOPED_TRACE("rows = " + std::to_string(rows) + ", d = " + std::to_string(d));
+      std::vector<float> x = testing::Gpt2Like(rng, rows, d);
+      // Row kinds around the start, the split of the halves (41 / 2 = 20) and the end.
+      for (std::size_t j = 0; j < d; ++j) {
+        x[1 * d + j] += 1e4f;    // offset row: shifted sums
+        x[2 * d + j] = 3.25f;    // constant row: beta
+        x[4 * d + j] *= 1e-40f;  // subnormal row: wide path
+        x[5 * d + j] *= 1e30f;   // huge row: wide path
+        if (rows > 21) {
+          x[19 * d + j] *= 1e30f;
+          x[20 * d + j] = -2.0f;
+          x[(rows - 1) * d + j] += 1e4f;
+        }
+      }
+      x[7 * d + d / 2] = NAN;  // non-finite row between two ordinary rows
+      if (rows > 21) x[21 * d] = INFINITY;
+      const std::vector<float> gamma = testing::Params(rng, d, 1.0, 0.3);
+      const std::vector<float> beta = testing::Params(rng, d, 0.0, 0.3);
+      std::vector<float> whole(x.size()), in_place = x, by_row(x.size());
+      ASSERT_EQ(
+          LayerNorm(x.data(), whole.data(), rows, d, gamma.data(), beta.data(), 1e-5, &kernel()),
+          Status::kOk);
+      ASSERT_EQ(LayerNorm(in_place.data(), in_place.data(), rows, d, gamma.data(), beta.data(),
                           1e-5, &kernel()),
                 Status::kOk);
-    }
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      ASSERT_TRUE(testing::SameBits(whole[i], by_row[i])) << "element " << i;
-      ASSERT_TRUE(testing::SameBits(in_place[i], by_row[i])) << "element " << i;
+      for (std::size_t r = 0; r < rows; ++r) {
+        ASSERT_EQ(LayerNorm(x.data() + r * d, by_row.data() + r * d, 1, d, gamma.data(),
+                            beta.data(), 1e-5, &kernel()),
+                  Status::kOk);
+      }
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        ASSERT_TRUE(testing::SameBits(whole[i], by_row[i])) << "element " << i;
+        ASSERT_TRUE(testing::SameBits(in_place[i], by_row[i])) << "element " << i;
+      }
     }
   }
 }

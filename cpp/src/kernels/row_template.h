@@ -254,35 +254,75 @@ inline bool DoNotOverlap(const float* a, std::size_t na, const float* b, std::si
   return ia + na * sizeof(float) <= ib || ib + nb * sizeof(float) <= ia;
 }
 
+// A run of consecutive rows, normalized one row per Step: each fast row is written while the next
+// row is summed (see the header).
+template <class Ops, bool kGamma, bool kBeta>
+class RowRun {
+ public:
+  RowRun(const float* x, float* y, std::size_t rows, std::size_t d, double eps)
+      : x_(x), y_(y), left_(rows) {
+    if (rows > 0) plan_ = PlanRow(RowMoments<Ops>(x, d, eps));
+  }
+
+  bool done() const { return left_ == 0; }
+
+  void Step(std::size_t d, const float* gamma, const float* beta, double eps) {
+    const float* next = x_ + d;
+    const bool has_next = left_ > 1;
+    // The pipelined loop reads the next row while it writes this one, so the two must be apart:
+    // always true in place (y == x) and for the disjoint buffers layernorm.h requires.
+    if (plan_.mode == RowMode::kFast && has_next && DoNotOverlap(y_, d, next, d)) {
+      double s1, s2;
+      NormalizeRowFast<Ops, kGamma, kBeta, true>(x_, y_, d, gamma, beta, plan_, next, &s1, &s2);
+      plan_ = PlanRow(MomentsFromSums<Ops>(next, d, eps, s1, s2));
+    } else {
+      switch (plan_.mode) {
+        case RowMode::kFast:
+          NormalizeRowFast<Ops, kGamma, kBeta, false>(x_, y_, d, gamma, beta, plan_);
+          break;
+        case RowMode::kWide:
+          NormalizeRowWide<Ops, kGamma, kBeta>(x_, y_, d, gamma, beta, plan_);
+          break;
+        case RowMode::kNonFinite:
+          for (std::size_t j = 0; j < d; ++j) y_[j] = std::numeric_limits<float>::quiet_NaN();
+          break;
+      }
+      if (has_next) plan_ = PlanRow(RowMoments<Ops>(next, d, eps));
+    }
+    x_ = next;
+    y_ += d;
+    --left_;
+  }
+
+ private:
+  const float* x_;
+  float* y_;
+  std::size_t left_;
+  RowPlan plan_{};
+};
+
+// From this many rows on, the two halves are normalized as two runs taking turns row by row.
+// Two read and two write streams keep more memory requests in flight than one (the hardware
+// prefetchers follow each stream on its own and stop at every 4 KiB page): measured 4-8% faster
+// at 1024-16384 rows of 768. Rows are independent, so the order changes no result.
+constexpr std::size_t kTwoRunsMinRows = 32;
+
 template <class Ops, bool kGamma, bool kBeta>
 void NormalizeRows(std::size_t rows, std::size_t d, const float* x, float* y, const float* gamma,
                    const float* beta, double eps) {
-  if (rows == 0) return;
-  RowPlan plan = PlanRow(RowMoments<Ops>(x, d, eps));
-  for (std::size_t r = 0; r < rows; ++r, x += d, y += d) {
-    const float* next = x + d;
-    const bool has_next = r + 1 < rows;
-    // The pipelined loop reads the next row while it writes this one, so the two must be apart:
-    // always true in place (y == x) and for the disjoint buffers layernorm.h requires.
-    if (plan.mode == RowMode::kFast && has_next && DoNotOverlap(y, d, next, d)) {
-      double s1, s2;
-      NormalizeRowFast<Ops, kGamma, kBeta, true>(x, y, d, gamma, beta, plan, next, &s1, &s2);
-      plan = PlanRow(MomentsFromSums<Ops>(next, d, eps, s1, s2));
-      continue;
-    }
-    switch (plan.mode) {
-      case RowMode::kFast:
-        NormalizeRowFast<Ops, kGamma, kBeta, false>(x, y, d, gamma, beta, plan);
-        break;
-      case RowMode::kWide:
-        NormalizeRowWide<Ops, kGamma, kBeta>(x, y, d, gamma, beta, plan);
-        break;
-      case RowMode::kNonFinite:
-        for (std::size_t j = 0; j < d; ++j) y[j] = std::numeric_limits<float>::quiet_NaN();
-        break;
-    }
-    if (has_next) plan = PlanRow(RowMoments<Ops>(next, d, eps));
+  if (rows < kTwoRunsMinRows) {
+    RowRun<Ops, kGamma, kBeta> run(x, y, rows, d, eps);
+    while (!run.done()) run.Step(d, gamma, beta, eps);
+    return;
   }
+  const std::size_t half = rows / 2;
+  RowRun<Ops, kGamma, kBeta> a(x, y, half, d, eps);
+  RowRun<Ops, kGamma, kBeta> b(x + half * d, y + half * d, rows - half, d, eps);
+  while (!a.done()) {
+    a.Step(d, gamma, beta, eps);
+    b.Step(d, gamma, beta, eps);
+  }
+  while (!b.done()) b.Step(d, gamma, beta, eps);
 }
 
 // The kernel entry point: picks the gamma/beta specialization once per call.
