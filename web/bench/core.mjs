@@ -822,3 +822,36 @@ export async function initBackends(mod, log) {
   }
   return lnw;
 }
+
+/**
+ * An onnxruntime-web entry from `importEntry()`, set to 1 thread without a proxy worker, as a peer
+ * for runBenchmark's `orts`; null (with a note) when it does not load.
+ */
+export async function loadOrtWeb(importEntry, { key, label, wasmPaths, ...extra }, log) {
+  try {
+    const ort = await importEntry();
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.proxy = false;
+    if (wasmPaths) ort.env.wasm.wasmPaths = wasmPaths;
+    return { key, label, ort, sessionOptions: { executionProviders: ['wasm'] }, ...extra };
+  } catch (e) {
+    log(`NOTE: ${label} unavailable: ${e?.message ?? e}`);
+    return null;
+  }
+}
+
+/** tfjs-core on its wasm backend, 1 thread, from the two imported modules; null (with a note) when it fails. */
+export async function loadTfjsWasm(importCore, importBackend, wasmDir, log) {
+  try {
+    const tf = await importCore();
+    const tfw = await importBackend();
+    tfw.setThreadsCount(1);
+    tfw.setWasmPaths(wasmDir);
+    if (!(await tf.setBackend('wasm'))) throw new Error('setBackend(wasm) failed');
+    await tf.ready();
+    return tf;
+  } catch (e) {
+    log(`NOTE: tfjs-wasm unavailable, skipped: ${e?.message ?? e}`);
+    return null;
+  }
+}

@@ -1,5 +1,5 @@
 // Browser side of the benchmark: loaded by page.html, driven by run-browser.mjs.
-import { initBackends, runBenchmark } from './core.mjs';
+import { initBackends, loadOrtWeb, loadTfjsWasm, runBenchmark } from './core.mjs';
 
 const ORT_DIR = '/node_modules/onnxruntime-web/dist/';
 
@@ -25,43 +25,31 @@ async function loadLayerNormWasm() {
   return initBackends(mod, log);
 }
 
-async function loadOrt(url, key, label, extra = {}) {
-  try {
-    const ort = await import(url);
-    ort.env.wasm.numThreads = 1;
-    ort.env.wasm.proxy = false;
-    ort.env.wasm.wasmPaths = ORT_DIR;
-    return { key, label, ort, sessionOptions: { executionProviders: ['wasm'] }, ...extra };
-  } catch (e) {
-    log(`NOTE: ${label} unavailable: ${e?.message ?? e}`);
-    return null;
-  }
-}
-
-async function loadTfjs() {
-  try {
-    const tf = await import('@tensorflow/tfjs-core');
-    const tfw = await import('/node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.fesm.min.js');
-    tfw.setThreadsCount(1);
-    tfw.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
-    if (!(await tf.setBackend('wasm'))) throw new Error('setBackend(wasm) failed');
-    await tf.ready();
-    return tf;
-  } catch (e) {
-    log(`NOTE: tfjs-wasm unavailable, skipped: ${e?.message ?? e}`);
-    return null;
-  }
-}
-
 window.runBench = async (opts) => {
   const lnw = await loadLayerNormWasm();
   const orts = [
-    await loadOrt(ORT_DIR + 'ort.wasm.min.mjs', 'ortweb', 'onnxruntime-web wasm, 1 thread'),
-    await loadOrt('onnxruntime-web', 'ortweb-default', "onnxruntime-web, default import 'onnxruntime-web'", {
-      variants: ['gb'],
-    }),
+    await loadOrtWeb(
+      () => import(ORT_DIR + 'ort.wasm.min.mjs'),
+      { key: 'ortweb', label: 'onnxruntime-web wasm, 1 thread', wasmPaths: ORT_DIR },
+      log,
+    ),
+    await loadOrtWeb(
+      () => import('onnxruntime-web'),
+      {
+        key: 'ortweb-default',
+        label: "onnxruntime-web, default import 'onnxruntime-web'",
+        wasmPaths: ORT_DIR,
+        variants: ['gb'],
+      },
+      log,
+    ),
   ].filter(Boolean);
-  const tf = await loadTfjs();
+  const tf = await loadTfjsWasm(
+    () => import('@tensorflow/tfjs-core'),
+    () => import('/node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.fesm.min.js'),
+    '/node_modules/@tensorflow/tfjs-backend-wasm/dist/',
+    log,
+  );
   const t0 = performance.now();
   const res = await runBenchmark(
     {

@@ -12,7 +12,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { initBackends, runBenchmark, formatTables, formatTargets } from './core.mjs';
+import { initBackends, loadOrtWeb, loadTfjsWasm, runBenchmark, formatTables, formatTargets } from './core.mjs';
 import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,35 +37,19 @@ async function loadLayerNormWasm(log) {
 }
 
 async function loadOrts(log) {
-  const orts = [];
   const webDist = path.join(repoRoot, 'node_modules/onnxruntime-web/dist');
-  try {
-    const ort = await import(pathToFileURL(path.join(webDist, 'ort.wasm.min.mjs')).href);
-    ort.env.wasm.numThreads = 1;
-    ort.env.wasm.proxy = false;
-    orts.push({
-      key: 'ortweb',
-      label: 'onnxruntime-web wasm, 1 thread',
-      ort,
-      sessionOptions: { executionProviders: ['wasm'] },
-    });
-  } catch (e) {
-    log(`NOTE: onnxruntime-web (ort.wasm.min.mjs) unavailable: ${e?.message ?? e}`);
-  }
-  try {
-    const ort = await import('onnxruntime-web');
-    ort.env.wasm.numThreads = 1;
-    ort.env.wasm.proxy = false;
-    orts.push({
-      key: 'ortweb-default',
-      label: "onnxruntime-web, default import 'onnxruntime-web'",
-      ort,
-      variants: ['gb'],
-      sessionOptions: { executionProviders: ['wasm'] },
-    });
-  } catch (e) {
-    log(`NOTE: onnxruntime-web default import unavailable: ${e?.message ?? e}`);
-  }
+  const orts = [
+    await loadOrtWeb(
+      () => import(pathToFileURL(path.join(webDist, 'ort.wasm.min.mjs')).href),
+      { key: 'ortweb', label: 'onnxruntime-web wasm, 1 thread' },
+      log,
+    ),
+    await loadOrtWeb(
+      () => import('onnxruntime-web'),
+      { key: 'ortweb-default', label: "onnxruntime-web, default import 'onnxruntime-web'", variants: ['gb'] },
+      log,
+    ),
+  ].filter(Boolean);
   let nativeKey = null;
   try {
     const ort = await import('onnxruntime-node');
@@ -87,21 +71,6 @@ async function loadOrts(log) {
   return { orts, nativeKey };
 }
 
-async function loadTfjs(log) {
-  try {
-    const tf = await import('@tensorflow/tfjs-core');
-    const tfw = await import('@tensorflow/tfjs-backend-wasm');
-    tfw.setThreadsCount(1);
-    tfw.setWasmPaths(path.join(repoRoot, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep);
-    if (!(await tf.setBackend('wasm'))) throw new Error('setBackend(wasm) failed');
-    await tf.ready();
-    return tf;
-  } catch (e) {
-    log(`NOTE: tfjs-wasm unavailable, skipped: ${e?.message ?? e}`);
-    return null;
-  }
-}
-
 function exposeGc() {
   if (process.env.BENCH_NO_GC) return null;
   if (typeof globalThis.gc === 'function') return globalThis.gc;
@@ -119,7 +88,12 @@ export async function runNode(args, log = (s) => console.log(s)) {
   const build = buildLine();
   const lnw = await loadLayerNormWasm(log);
   const { orts, nativeKey } = await loadOrts(log);
-  const tf = await loadTfjs(log);
+  const tf = await loadTfjsWasm(
+    () => import('@tensorflow/tfjs-core'),
+    () => import('@tensorflow/tfjs-backend-wasm'),
+    path.join(repoRoot, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep,
+    log,
+  );
   const opts = benchOptions(args);
   log(`${args.quick ? 'quick' : 'full'} mode: ${opts.shapes.length} shapes, ${opts.rounds} rounds`);
   const t0 = performance.now();
