@@ -10,6 +10,7 @@ import {
   readNpy,
   writeNpy,
 } from '../../dist/io/index.js';
+import { rejection, thrown } from '../helpers/errors.js';
 
 let rt: LayerNormRuntime;
 beforeAll(async () => {
@@ -27,24 +28,6 @@ function detached(n: number): Float32Array {
   const a = new Float32Array(n);
   structuredClone(a.buffer, { transfer: [a.buffer] });
   return a;
-}
-
-function thrown(call: () => unknown): Error {
-  try {
-    call();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
-
-async function rejected(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 const DETACHED =
@@ -197,7 +180,7 @@ describe('files and text: exact errors', () => {
   };
 
   it('a checkpoint with no LayerNorm tensor, and a weight name that is not there', async () => {
-    const none = await rejected(
+    const none = await rejection(
       loadLayerNormWeights(
         safetensors('{"wte.weight":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', new Uint8Array(8)),
       ),
@@ -206,7 +189,7 @@ describe('files and text: exact errors', () => {
     expect(none.message).toBe(
       'Uint8Array (79 bytes): invalid safetensors: no LayerNorm tensors found (looked for ln_f.weight, transformer.ln_f.weight, output_norm.weight or a single *norm*/ln_f weight); tensors: "wte.weight"',
     );
-    const named = await rejected(
+    const named = await rejection(
       loadLayerNormWeights(
         safetensors('{"ln_f.weight":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', new Uint8Array(8)),
         {
@@ -221,7 +204,7 @@ describe('files and text: exact errors', () => {
   });
 
   it('a .npy matrix where a weight vector is expected, and a truncated .npy', async () => {
-    const matrix = await rejected(loadLayerNormWeights(writeNpy(new Float32Array(6), [2, 3])));
+    const matrix = await rejection(loadLayerNormWeights(writeNpy(new Float32Array(6), [2, 3])));
     expect(matrix).toBeInstanceOf(FormatError);
     expect(matrix.message).toBe(
       'Uint8Array (152 bytes): invalid npy: expected a vector of shape (d,), got shape (2, 3)',

@@ -11,6 +11,7 @@ import {
   writeNpy,
 } from '../../web/src/io/index.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { rejection } from '../helpers/errors.js';
 import { buildSafetensors, f32Bytes, gpt2Gguf, gpt2Safetensors, lnfValues, toBytes, u16Bytes } from './fixtures.js';
 
 const SEED = 548105;
@@ -54,15 +55,6 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => server.reset());
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('GPT-2 layout over HTTP', () => {
   it('the fixture has the real layout: 160 tensors, 548 MB', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError, loadLayerNormWeights } from '../../web/src/io/index.js';
 import { buildSafetensors, f32Bytes, lnfValues, toBytes, u16Bytes, type SafetensorsTensor } from './fixtures.js';
+import { rejection } from '../helpers/errors.js';
 
 const SEED = 7001;
 const D = 16;
@@ -17,15 +18,6 @@ function rawSafetensors(header: string, data = new Uint8Array(0), declaredLength
 
 function vec(name: string, values: Float32Array): SafetensorsTensor {
   return { name, dtype: 'F32', shape: [values.length], data: f32Bytes(values) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 async function expectFormatError(promise: Promise<unknown>, ...fragments: string[]): Promise<void> {
