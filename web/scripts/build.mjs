@@ -3,7 +3,7 @@
 // through CMake, then the TypeScript façade with tsc. Runs setup first.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, runner } from './common.mjs';
+import { configureOnce, root, runner } from './common.mjs';
 
 const run = runner();
 
@@ -12,9 +12,7 @@ if (!process.argv.includes('--no-setup')) run(process.execPath, ['web/scripts/se
 // emcc's JS optimizer needs Debian's acorn, found through NODE_PATH.
 const emEnv = { NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
 const wasmBuild = join(root, 'build', 'wasm');
-if (!existsSync(join(wasmBuild, 'CMakeCache.txt'))) {
-  run('emcmake', ['cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'], emEnv);
-}
+configureOnce(run, 'build/wasm', ['-DCMAKE_BUILD_TYPE=Release'], { wrapper: 'emcmake', env: emEnv });
 run('cmake', ['--build', 'build/wasm', '-j2'], emEnv);
 
 const wasmOut = join(root, 'dist', 'wasm');

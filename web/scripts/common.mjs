@@ -1,6 +1,7 @@
 // What every project script needs: the repository root, argument options, and a way to run a
 // command in the root with output shown.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +19,17 @@ export function runner(env = {}, { echo = false } = {}) {
     if (echo) console.log(`$ ${cmd} ${argv.join(' ')}`);
     execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, ...extra } });
   };
+}
+
+/**
+ * Configures the CMake build tree `dir` (relative to the root) unless it already is: later runs
+ * build incrementally from its cache. `wrapper` (e.g. 'emcmake') runs cmake through it.
+ */
+export function configureOnce(run, dir, cmakeArgs, { wrapper = null, env = {} } = {}) {
+  if (existsSync(join(root, dir, 'CMakeCache.txt'))) return;
+  const argv = ['-S', '.', '-B', dir, ...cmakeArgs];
+  if (wrapper) run(wrapper, ['cmake', ...argv], env);
+  else run('cmake', argv, env);
 }
 
 /** Chromium as the tests and the browser benchmark launch it: Debian's build, and flags that

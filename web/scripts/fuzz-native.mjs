@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { option, root, runner } from './common.mjs';
+import { configureOnce, option, root, runner } from './common.mjs';
 
 const args = process.argv.slice(2);
 const dir = join(root, 'build', 'fuzz');
@@ -21,18 +21,12 @@ const run = runner(sanitizerEnv, { echo: true });
 
 if (args.includes('--clean')) rmSync(dir, { recursive: true, force: true });
 try {
-  if (!existsSync(join(dir, 'CMakeCache.txt'))) {
-    run('cmake', [
-      '-S',
-      '.',
-      '-B',
-      'build/fuzz',
-      '-DCMAKE_CXX_COMPILER=clang++',
-      '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
-      '-DLAYERNORM_FUZZ=ON',
-      '-DLAYERNORM_BUILD_TESTS=OFF',
-    ]);
-  }
+  configureOnce(run, 'build/fuzz', [
+    '-DCMAKE_CXX_COMPILER=clang++',
+    '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
+    '-DLAYERNORM_FUZZ=ON',
+    '-DLAYERNORM_BUILD_TESTS=OFF',
+  ]);
   run('cmake', ['--build', 'build/fuzz', '-j2', '--target', 'layernorm_fuzz']);
 } catch (error) {
   console.error(`fuzz:native: build failed (${error.status ?? error.message})`);

@@ -3,9 +3,9 @@
 // LeakSanitizer) and UndefinedBehaviorSanitizer, any finding fatal. Uses g++, as Debian's
 // libgtest is built with it. Build tree: build/asan (configured once, then incremental).
 // Flags: --clean (reconfigure from scratch), --jobs N (default 2).
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { option, root, runner } from './common.mjs';
+import { configureOnce, option, root, runner } from './common.mjs';
 
 const args = process.argv.slice(2);
 const jobs = String(option(args, '--jobs', '2'));
@@ -21,18 +21,12 @@ const run = runner(sanitizerEnv, { echo: true });
 if (args.includes('--clean')) rmSync(dir, { recursive: true, force: true });
 const started = Date.now();
 try {
-  if (!existsSync(join(dir, 'CMakeCache.txt'))) {
-    run('cmake', [
-      '-S',
-      '.',
-      '-B',
-      'build/asan',
-      '-DCMAKE_CXX_COMPILER=g++',
-      '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
-      '-DLAYERNORM_SANITIZE=ON',
-      '-DLAYERNORM_BUILD_TESTS=ON',
-    ]);
-  }
+  configureOnce(run, 'build/asan', [
+    '-DCMAKE_CXX_COMPILER=g++',
+    '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
+    '-DLAYERNORM_SANITIZE=ON',
+    '-DLAYERNORM_BUILD_TESTS=ON',
+  ]);
   run('cmake', ['--build', 'build/asan', '-j', jobs]);
   run('ctest', ['--test-dir', 'build/asan', '--output-on-failure', '-j', jobs]);
 } catch (error) {

@@ -6,7 +6,7 @@
 // Flags: --skip-cpp, --skip-browser (for quick local loops).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, runner } from './common.mjs';
+import { configureOnce, root, runner } from './common.mjs';
 
 const args = process.argv.slice(2);
 const run = runner();
@@ -20,9 +20,7 @@ run(process.execPath, ['web/scripts/build.mjs', '--no-setup']);
 
 if (!args.includes('--skip-cpp')) {
   console.log('\n== C++ tests (native, GoogleTest) ==');
-  if (!existsSync(join(root, 'build', 'native', 'CMakeCache.txt'))) {
-    run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
-  }
+  configureOnce(run, 'build/native', ['-DCMAKE_BUILD_TYPE=Release']);
   run('cmake', ['--build', 'build/native', '-j2']);
   run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
   console.log('\n== C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer ==');
