@@ -653,30 +653,20 @@ export function targets({ simd, scalar, io }) {
       property: () =>
         fc.property(textArbitrary, (t) => checkSync('parseActivationsText', () => io.parseActivationsText(t))),
     });
-    list.push({
-      name: 'io-safetensors',
-      async: true,
-      property: () =>
-        fc.asyncProperty(bytesArbitrary(st), (b) =>
-          checkAsync('loadLayerNormWeights(safetensors)', () => io.loadLayerNormWeights(b)),
-        ),
-    });
-    list.push({
-      name: 'io-gguf',
-      async: true,
-      property: () =>
-        fc.asyncProperty(bytesArbitrary(gguf), (b) =>
-          checkAsync('loadLayerNormWeights(gguf)', () => io.loadLayerNormWeights(b)),
-        ),
-    });
-    list.push({
-      name: 'io-weights-npy',
-      async: true,
-      property: () =>
-        fc.asyncProperty(bytesArbitrary(npyVector), (b) =>
-          checkAsync('loadLayerNormWeights(npy)', () => io.loadLayerNormWeights(b)),
-        ),
-    });
+    for (const [format, valid] of [
+      ['safetensors', st],
+      ['gguf', gguf],
+      ['npy', npyVector],
+    ]) {
+      list.push({
+        name: format === 'npy' ? 'io-weights-npy' : `io-${format}`,
+        async: true,
+        property: () =>
+          fc.asyncProperty(bytesArbitrary(valid), (b) =>
+            checkAsync(`loadLayerNormWeights(${format})`, () => io.loadLayerNormWeights(b)),
+          ),
+      });
+    }
   }
   return list;
 }
