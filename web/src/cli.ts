@@ -95,7 +95,7 @@ async function readActivations(flag: string, path: string): Promise<Activations>
   return readNpy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), path);
 }
 
-function range(values: Float32Array): string {
+function range(values: Float64Array): string {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values) {

@@ -71,9 +71,9 @@ export class Runtime implements LayerNormRuntime {
     checkWidth(fn, d);
     const rows = checkRows(fn, x, d);
     const eps = checkEps(fn, checkOptions(fn, options).eps);
-    const mean = new Float32Array(rows),
-      variance = new Float32Array(rows),
-      rstd = new Float32Array(rows);
+    const mean = new Float64Array(rows),
+      variance = new Float64Array(rows),
+      rstd = new Float64Array(rows);
     if (rows === 0) return { mean, variance, rstd };
     this.#inChunks(x, rows, d, (ptr, first, n) => {
       const stats = this.#heap.allocate(n * 24, `${fn} of ${n} rows`);

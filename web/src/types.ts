@@ -21,11 +21,15 @@ export interface LayerNormCallOptions extends LayerNormOptions {
   out?: Float32Array;
 }
 
-/** Per-row statistics, one entry per row, as the kernel computes them (float64, rounded once). */
+/**
+ * Per-row statistics, one entry per row, in the float64 the kernel computes them in (not rounded
+ * to float32: a variance or rstd beyond float32's range, as for rows of subnormals with eps 0,
+ * stays exact). The same values as `layerNormStages` reports for that row.
+ */
 export interface LayerNormStats {
-  mean: Float32Array;
-  variance: Float32Array;
-  rstd: Float32Array;
+  mean: Float64Array;
+  variance: Float64Array;
+  rstd: Float64Array;
 }
 
 /** Every stage of the computation for one row, as the kernel's own arithmetic produces it. */
