@@ -48,7 +48,7 @@ describe('layerNorm rejects', () => {
     ['d = 0', () => rt.layerNorm(x, 0), RangeError, /d must be a positive integer, got number 0/],
     ['d = 2.5', () => rt.layerNorm(x, 2.5), RangeError, /d must be a positive integer, got number 2.5/],
     ['d = NaN', () => rt.layerNorm(x, NaN), RangeError, /d must be a positive integer, got number NaN/],
-    ['d as a string', () => rt.layerNorm(x, '3' as never), RangeError, /d must be a positive integer, got string "3"/],
+    ['d as a string', () => rt.layerNorm(x, '3' as never), TypeError, /d must be a positive integer, got string "3"/],
     ['d = -3', () => rt.layerNorm(x, -3), RangeError, /positive integer, got number -3/],
     [
       'gamma of the wrong length',
@@ -82,7 +82,7 @@ describe('layerNorm rejects', () => {
     ],
     ['NaN eps', () => rt.layerNorm(x, 3, { eps: NaN }), RangeError, /eps must be a finite number >= 0, got number NaN/],
     ['infinite eps', () => rt.layerNorm(x, 3, { eps: Infinity }), RangeError, /got number Infinity/],
-    ['eps as a string', () => rt.layerNorm(x, 3, { eps: '1e-5' as never }), RangeError, /got string "1e-5"/],
+    ['eps as a string', () => rt.layerNorm(x, 3, { eps: '1e-5' as never }), TypeError, /got string "1e-5"/],
     [
       'out of the wrong length',
       () => rt.layerNorm(x, 3, { out: new Float32Array(11) }),

@@ -1,7 +1,14 @@
 // Bad inputs listed in web/docs/errors.md that no other suite pins down: each throws exactly the
 // error type and message the catalogue quotes, and the runtime works afterwards.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DisposedError, init, layerNormReference, type LayerNormRuntime } from '../../dist/index.js';
+import {
+  DisposedError,
+  init,
+  layerNormReference,
+  type LayerNorm,
+  type LayerNormRuntime,
+  type WasmTensor,
+} from '../../dist/index.js';
 import {
   FormatError,
   loadLayerNormWeights,
@@ -54,7 +61,7 @@ describe('numeric API: exact errors', () => {
     [
       'd as a bigint',
       () => rt.layerNorm(x, 3n as never),
-      RangeError,
+      TypeError,
       'layerNorm: d must be a positive integer, got bigint 3n',
     ],
     [
@@ -78,7 +85,7 @@ describe('numeric API: exact errors', () => {
     [
       'layerNormStages row as a string',
       () => rt.layerNormStages(x, 3, '0' as never),
-      RangeError,
+      TypeError,
       'layerNormStages: row must be an integer in [0, 4), got string "0"',
     ],
     [
@@ -135,6 +142,207 @@ describe('numeric API: exact errors', () => {
     expect(e2).toBeInstanceOf(TypeError);
     expect(e2.message).toMatch(/\.layerNorm is not a function$/);
     expect((await pending).layerNorm(x, 3)[0]).toBeCloseTo(-1.2247, 3);
+  });
+});
+
+describe('wrong types are TypeErrors, wrong values RangeErrors, at every entry point', () => {
+  // The rule of web/docs/errors.md: a value of the wrong type is a TypeError even where the same
+  // argument, as a number, would be a RangeError; the message is the same either way.
+  type Row = [string, () => unknown, ErrorConstructor, string];
+  let resident: LayerNorm, t23: WasmTensor, t13: WasmTensor;
+  beforeAll(() => {
+    resident = rt.createLayerNorm(3);
+    t23 = rt.allocate(2, 3);
+    t13 = rt.allocate(1, 3);
+  });
+  const ln = () => resident;
+  const tensor = () => t23;
+  const numberArgs: [string, (v: unknown) => unknown, string, unknown[], unknown[]][] = [
+    [
+      'layerNorm d',
+      (v) => rt.layerNorm(x, v as never),
+      'layerNorm: d must be a positive integer',
+      ['3', 3n, true, null, {}],
+      [2.5, 0, -3, NaN, Infinity],
+    ],
+    [
+      'layerNorm eps',
+      (v) => rt.layerNorm(x, 3, { eps: v as never }),
+      'layerNorm: eps must be a finite number >= 0',
+      ['1e-5', 1n, null, false],
+      [-1, NaN, -Infinity],
+    ],
+    [
+      'layerNormStats d',
+      (v) => rt.layerNormStats(x, v as never),
+      'layerNormStats: d must be a positive integer',
+      ['3', 3n],
+      [0.5],
+    ],
+    [
+      'layerNormStats eps',
+      (v) => rt.layerNormStats(x, 3, { eps: v as never }),
+      'layerNormStats: eps must be a finite number >= 0',
+      ['0', 0n],
+      [-0.5],
+    ],
+    [
+      'layerNormStages d',
+      (v) => rt.layerNormStages(x, v as never, 0),
+      'layerNormStages: d must be a positive integer',
+      ['3', 3n],
+      [-1],
+    ],
+    [
+      'layerNormStages row',
+      (v) => rt.layerNormStages(x, 3, v as never),
+      'layerNormStages: row must be an integer in [0, 4)',
+      ['0', 0n, null, undefined],
+      [4, -1, 1.5, NaN],
+    ],
+    [
+      'layerNormStages eps',
+      (v) => rt.layerNormStages(x, 3, 0, { eps: v as never }),
+      'layerNormStages: eps must be a finite number >= 0',
+      [1n],
+      [Infinity],
+    ],
+    [
+      'createLayerNorm d',
+      (v) => rt.createLayerNorm(v as never),
+      'createLayerNorm: d must be a positive integer',
+      ['3', 3n, undefined],
+      [0, 3.5],
+    ],
+    [
+      'createLayerNorm eps',
+      (v) => rt.createLayerNorm(3, { eps: v as never }),
+      'createLayerNorm: eps must be a finite number >= 0',
+      ['1', 1n],
+      [-1e-9],
+    ],
+    [
+      'allocate rows',
+      (v) => rt.allocate(v as never, 3),
+      'allocate: rows must be an integer >= 0',
+      ['1', 1n, undefined],
+      [-1, 1.5, NaN],
+    ],
+    ['allocate d', (v) => rt.allocate(1, v as never), 'allocate: d must be a positive integer', ['3', 3n], [0]],
+    [
+      'WasmTensor.set offset',
+      (v) => tensor().set([1], v as never),
+      'WasmTensor.set: offset must be an integer >= 0',
+      ['1', 1n, null],
+      [],
+    ],
+  ];
+  const rows: Row[] = [];
+  const show = (v: unknown) =>
+    typeof v === 'bigint' ? `${v}n` : typeof v === 'string' || typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const described = (v: unknown) =>
+    v === null || v === undefined
+      ? String(v)
+      : typeof v === 'object'
+        ? 'Object'
+        : typeof v === 'boolean'
+          ? 'boolean'
+          : `${typeof v} ${show(v)}`;
+  for (const [name, call, message, wrongTypes, wrongValues] of numberArgs) {
+    for (const v of wrongTypes)
+      rows.push([`${name} = ${show(v)}`, () => call(v), TypeError, `${message}, got ${described(v)}`]);
+    for (const v of wrongValues)
+      rows.push([`${name} = ${show(v)}`, () => call(v), RangeError, `${message}, got ${described(v)}`]);
+  }
+  rows.push(
+    [
+      'forward x as an Array',
+      () => ln().forward([1, 2, 3] as never),
+      TypeError,
+      'LayerNorm.forward: x must be a Float32Array, got Array(3)',
+    ],
+    [
+      'forward x of 4 values',
+      () => ln().forward(new Float32Array(4)),
+      RangeError,
+      'LayerNorm.forward: x.length must be a multiple of d = 3, got 4 (1 rows and 1 left over)',
+    ],
+    [
+      'forwardTensor input {}',
+      () => ln().forwardTensor({} as never, tensor()),
+      TypeError,
+      'LayerNorm.forwardTensor: input must be a WasmTensor from allocate(), got Object',
+    ],
+    [
+      'forwardTensor rows that differ',
+      () => ln().forwardTensor(tensor(), t13),
+      RangeError,
+      'LayerNorm.forwardTensor: output must have as many rows as input (2), got 1',
+    ],
+    [
+      'WasmTensor.set data "abc"',
+      () => tensor().set('abc' as never),
+      TypeError,
+      'WasmTensor.set: data must be an array or typed array of numbers, got string "abc"',
+    ],
+    [
+      'WasmTensor.set data BigInt64Array',
+      () => tensor().set(new BigInt64Array(2) as never),
+      TypeError,
+      'WasmTensor.set: data must be an array or typed array of numbers, got BigInt64Array(2)',
+    ],
+    [
+      'WasmTensor.set data [1, 2n]',
+      () => tensor().set([1, 2n] as never),
+      TypeError,
+      'WasmTensor.set: data[1] must be a number, got bigint 2n',
+    ],
+    [
+      'WasmTensor.set data ["1"]',
+      () => tensor().set(['1'] as never),
+      TypeError,
+      'WasmTensor.set: data[0] must be a number, got string "1"',
+    ],
+    [
+      'WasmTensor.set data from Object.create(Float32Array.prototype)',
+      () => tensor().set(Object.create(Float32Array.prototype)),
+      TypeError,
+      'WasmTensor.set: data must be an array or typed array of numbers, got an object that only inherits from a typed array prototype (a Proxy or Object.create result, not a typed array)',
+    ],
+    [
+      'WasmTensor.set offset 1.5',
+      () => tensor().set([1], 1.5),
+      RangeError,
+      'WasmTensor.set: 1 values at offset number 1.5 do not fit in a tensor of 6 values',
+    ],
+    [
+      'WasmTensor.set 7 values',
+      () => tensor().set(new Float64Array(7)),
+      RangeError,
+      'WasmTensor.set: 7 values at offset number 0 do not fit in a tensor of 6 values',
+    ],
+  );
+  it.each(rows)('%s', (_name, call, type, message) => {
+    const heap = rt.heapInUse();
+    const e = thrown(call);
+    expect(e).toBeInstanceOf(type);
+    expect(e.constructor).toBe(type);
+    expect(e.message).toBe(message);
+    expectWorking();
+    expect(rt.heapInUse()).toBe(heap);
+  });
+
+  it('init: options and backend of the wrong type, and a backend that is not one of the names, are TypeErrors', async () => {
+    const cases: [unknown, string][] = [
+      [5, 'init: options must be an object, got number 5'],
+      [{ backend: 'gpu' }, `init: backend must be 'auto', 'simd' or 'scalar', got "gpu"`],
+      [{ backend: 1 }, `init: backend must be 'auto', 'simd' or 'scalar', got number`],
+    ];
+    for (const [options, message] of cases) {
+      const e = await rejection(init(options as never));
+      expect(e.constructor).toBe(TypeError);
+      expect(e.message).toBe(message);
+    }
   });
 });
 

@@ -17,13 +17,16 @@ import type {
 } from './types.js';
 import {
   checkCall,
+  checkElements,
   checkEps,
   checkFloat32Array,
+  checkNumbers,
   checkOptions,
   checkOut,
   checkParam,
   checkRows,
   checkWidth,
+  numberError,
   partiallyOverlaps,
 } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
@@ -99,7 +102,7 @@ export class Runtime implements LayerNormRuntime {
     checkWidth(fn, d);
     const rows = checkRows(fn, x, d);
     if (typeof row !== 'number' || !Number.isInteger(row) || row < 0 || row >= rows) {
-      throw new RangeError(`${fn}: row must be an integer in [0, ${rows}), got ${describe(row)}`);
+      throw numberError(fn, 'row', `an integer in [0, ${rows})`, row);
     }
     const o = checkOptions(fn, options);
     const gamma = checkParam(fn, 'gamma', o.gamma, d);
@@ -154,7 +157,7 @@ export class Runtime implements LayerNormRuntime {
     const fn = 'allocate';
     checkWidth(fn, d);
     if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < 0) {
-      throw new RangeError(`${fn}: rows must be an integer >= 0, got ${describe(rows)}`);
+      throw numberError(fn, 'rows', 'an integer >= 0', rows);
     }
     return new Tensor(this, rows, d);
   }
@@ -386,19 +389,20 @@ class Tensor extends HeapOwner implements WasmTensor {
     return this.runtime.heap.f32(this.#live('WasmTensor.view'), this.length);
   }
 
-  set(data: ArrayLike<number>, offset = 0): void {
+  set(data: ArrayLike<number>, offset: number = 0): void {
     const fn = 'WasmTensor.set';
     const ptr = this.#live(fn);
-    if (data === null || typeof data !== 'object' || typeof (data as { length?: unknown }).length !== 'number') {
-      throw new TypeError(`${fn}: data must be an array or typed array of numbers, got ${describe(data)}`);
-    }
-    if (!Number.isInteger(offset) || offset < 0 || offset + data.length > this.length) {
+    const values = checkNumbers(fn, 'data', data);
+    if (typeof offset !== 'number') throw numberError(fn, 'offset', 'an integer >= 0', offset);
+    if (!Number.isInteger(offset) || offset < 0 || offset + values.length > this.length) {
       throw new RangeError(
-        `${fn}: ${data.length} values at offset ${describe(offset)} do not fit in a tensor of ${this.length} values`,
+        `${fn}: ${values.length} values at offset ${describe(offset)} do not fit in a tensor of ${this.length} values`,
       );
     }
-    if (data instanceof Float32Array) checkFloat32Array(fn, 'data', data);
-    this.runtime.heap.f32(ptr, this.length).set(data, offset);
+    checkElements(fn, 'data', values);
+    // data may view this memory too (another tensor, or this one): set() copies overlapping ranges
+    // as if through a temporary, and nothing here allocates, so no view is detached.
+    this.runtime.heap.f32(ptr, this.length).set(values, offset);
   }
 
   toArray(): Float32Array {

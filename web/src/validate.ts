@@ -1,4 +1,8 @@
-/** Argument checks shared by every entry point: each failure says what was expected and what came. */
+/**
+ * Argument checks shared by every entry point: each failure says what was expected and what came.
+ * A value of the wrong type is a TypeError, a value of the right type but the wrong size or value a
+ * RangeError (so `d = '3'` is a TypeError and `d = 2.5` a RangeError, with the same message).
+ */
 import { describe } from './errors.js';
 
 /** Largest width accepted: one row must fit in wasm32 memory (2 GiB) with room to spare. */
@@ -15,13 +19,50 @@ export function checkFloat32Array(fn: string, name: string, value: unknown): Flo
       `${fn}: ${name} must be a Float32Array, got an object that only inherits from Float32Array.prototype (a Proxy or Object.create result, not a typed array)`,
     );
   }
-  if (value.length === 0 && isDetached(value.buffer)) {
-    throw new TypeError(
-      `${fn}: ${name} is a view of a detached ArrayBuffer (it was transferred, or it is a wasm memory view taken before memory grew); pass a live Float32Array`,
-    );
-  }
+  if (value.length === 0 && isDetached(value.buffer)) throw new TypeError(`${fn}: ${name} ${DETACHED}`);
   return value;
 }
+
+/**
+ * What WasmTensor.set copies in: a typed array (not of bigints) or an array (or array-like) whose
+ * elements are all numbers. Elements are checked only once the length is known to fit.
+ */
+export function checkNumbers(fn: string, name: string, value: unknown): ArrayLike<number> {
+  const expected = `${fn}: ${name} must be an array or typed array of numbers`;
+  if (ArrayBuffer.isView(value)) {
+    if (value instanceof BigInt64Array || value instanceof BigUint64Array || value instanceof DataView) {
+      throw new TypeError(`${expected}, got ${describe(value)}`);
+    }
+    const typed = value as Float32Array;
+    if (typed.length === 0 && isDetached(typed.buffer)) throw new TypeError(`${fn}: ${name} ${DETACHED}`);
+    return typed;
+  }
+  if (value instanceof TypedArray) {
+    throw new TypeError(
+      `${expected}, got an object that only inherits from a typed array prototype (a Proxy or Object.create result, not a typed array)`,
+    );
+  }
+  const length = value !== null && typeof value === 'object' ? (value as { length?: unknown }).length : undefined;
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) {
+    throw new TypeError(`${expected}, got ${describe(value)}`);
+  }
+  return value as ArrayLike<number>;
+}
+
+/** Every element of an array-like is a number (typed arrays of numbers need no check). */
+export function checkElements(fn: string, name: string, values: ArrayLike<number>): void {
+  if (ArrayBuffer.isView(values)) return;
+  for (let i = 0; i < values.length; i++) {
+    const v: unknown = values[i];
+    if (typeof v !== 'number') throw new TypeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v)}`);
+  }
+}
+
+/** %TypedArray%, the common superclass of every typed array constructor. */
+const TypedArray = Object.getPrototypeOf(Int8Array) as typeof Int8Array;
+
+const DETACHED =
+  'is a view of a detached ArrayBuffer (it was transferred, or it is a wasm memory view taken before memory grew); pass a live Float32Array';
 
 /** Only a zero-length view can sit on a detached buffer; constructing a view on one throws. */
 function isDetached(buffer: ArrayBufferLike): boolean {
@@ -33,10 +74,17 @@ function isDetached(buffer: ArrayBufferLike): boolean {
   }
 }
 
+/**
+ * The error for a bad number argument: a TypeError when it is not a number at all, a RangeError
+ * when it is a number out of bounds.
+ */
+export function numberError(fn: string, name: string, expected: string, value: unknown): TypeError | RangeError {
+  const message = `${fn}: ${name} must be ${expected}, got ${describe(value)}`;
+  return typeof value === 'number' ? new RangeError(message) : new TypeError(message);
+}
+
 export function checkWidth(fn: string, d: unknown): number {
-  if (typeof d !== 'number' || !Number.isInteger(d) || d < 1) {
-    throw new RangeError(`${fn}: d must be a positive integer, got ${describe(d)}`);
-  }
+  if (typeof d !== 'number' || !Number.isInteger(d) || d < 1) throw numberError(fn, 'd', 'a positive integer', d);
   if (d > MAX_WIDTH) {
     throw new RangeError(`${fn}: d must be at most ${MAX_WIDTH} (one row must fit in wasm memory), got ${d}`);
   }
@@ -55,7 +103,7 @@ export function checkRows(fn: string, x: Float32Array, d: number): number {
 export function checkEps(fn: string, eps: unknown): number {
   if (eps === undefined) return 1e-5;
   if (typeof eps !== 'number' || !Number.isFinite(eps) || eps < 0) {
-    throw new RangeError(`${fn}: eps must be a finite number >= 0, got ${describe(eps)}`);
+    throw numberError(fn, 'eps', 'a finite number >= 0', eps);
   }
   return eps;
 }
