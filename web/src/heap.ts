@@ -1,16 +1,41 @@
 /**
  * Ownership of wasm memory. Every allocation goes through `allocate`, which turns malloc's null
- * into a RangeError, and every view of the heap is taken fresh: memory growth detaches old views.
+ * into a RangeError, and every view of the heap is taken fresh: memory growth detaches old views,
+ * including a caller's arguments that view wasm memory (a WasmTensor's `view`), which `allocate`
+ * re-derives when it is handed them.
  */
 import type { LayerNormModule } from './wasm/module.js';
 
 /** wasm32 memory limit of these builds (-sMAXIMUM_MEMORY=2GB). */
 export const MAX_WASM_BYTES = 2 ** 31;
 
+/** A call's Float32Array arguments by name, as `allocate` may re-derive them. */
+export type CallArrays = Record<string, Float32Array | null>;
+
 export class Heap {
   constructor(readonly module: LayerNormModule) {}
 
-  allocate(bytes: number, what: string): number {
+  /**
+   * Reserves `bytes` and returns the address. The allocation may grow wasm memory, which detaches
+   * every view of it: each of `args` that views this memory is then replaced (in `args`) by a view
+   * of the same bytes in the grown memory, so a call can allocate first and read its arguments
+   * after. Arrays elsewhere are left as they are.
+   */
+  allocate(bytes: number, what: string, args?: CallArrays): number {
+    if (args === undefined) return this.#malloc(bytes, what);
+    const memory = this.module.HEAPF32.buffer;
+    const inMemory: [string, number, number][] = [];
+    for (const [name, a] of Object.entries(args)) {
+      if (a !== null && a.buffer === memory) inMemory.push([name, a.byteOffset, a.length]);
+    }
+    const ptr = this.#malloc(bytes, what);
+    if (this.module.HEAPF32.buffer !== memory) {
+      for (const [name, byteOffset, length] of inMemory) args[name] = this.f32(byteOffset, length);
+    }
+    return ptr;
+  }
+
+  #malloc(bytes: number, what: string): number {
     if (!(bytes <= MAX_WASM_BYTES)) {
       throw new RangeError(
         `${what} needs ${formatBytes(bytes)} of wasm memory, more than the module can ever hold (${formatBytes(MAX_WASM_BYTES)})`,

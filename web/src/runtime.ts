@@ -2,9 +2,14 @@
  * The runtime: one instantiated wasm module and the public operations on it. Inputs are copied
  * into wasm memory in chunks that stay cache-resident, normalized in place there, and copied
  * out, so large inputs need no large wasm allocation and the result never aliases wasm memory.
+ *
+ * Any argument may itself be a view of wasm memory (a WasmTensor's `view`), and any allocation may
+ * grow that memory, which detaches such views. So the common calls allocate nothing (their buffers
+ * are reserved once), and a call that must allocate does so before it reads its arguments, handing
+ * them to Heap.allocate to be re-derived.
  */
 import { DisposedError, describe } from './errors.js';
-import { Heap } from './heap.js';
+import { type CallArrays, Heap } from './heap.js';
 import type {
   Backend,
   LayerNorm,
@@ -33,21 +38,26 @@ import type { LayerNormModule } from './wasm/module.js';
 
 /** Floats per chunk (256 KiB): small enough to stay in L2 between copy-in, kernel and copy-out. */
 const CHUNK_FLOATS = 1 << 16;
+/** Rows whose statistics (three float64 each) fit in the scratch area of 2 · CHUNK_FLOATS floats. */
+const STATS_ROWS = Math.floor((8 * CHUNK_FLOATS) / 24);
 
 interface Params {
   gamma: number; // heap address or 0
   beta: number;
 }
 
+const NO_PARAMS: Params = { gamma: 0, beta: 0 };
+
 export class Runtime implements LayerNormRuntime {
   readonly kernel: string;
   readonly #heap: Heap;
-  readonly #chunk: number; // CHUNK_FLOATS floats, kept for the runtime's lifetime
+  // Reserved for the runtime's lifetime, one block: the chunk (CHUNK_FLOATS floats), then a scratch
+  // area of 2 · CHUNK_FLOATS floats for a stateless call's gamma and beta, or for statistics.
+  readonly #chunk: number;
+  readonly #scratch: number;
   // The chunk's first floats as a view, kept between calls of one size: a new view per call costs a
   // visible share of a one-row call. Memory growth detaches it (length 0), which rebuilds it.
   #chunkView: Float32Array | null = null;
-  #params = 0; // room for gamma and beta of stateless calls
-  #paramsFloats = 0;
   readonly #finalizer = new FinalizationRegistry<number>((ptr) => this.#heap.free(ptr));
 
   constructor(
@@ -56,7 +66,8 @@ export class Runtime implements LayerNormRuntime {
   ) {
     this.#heap = new Heap(module);
     this.kernel = module._kernelName();
-    this.#chunk = this.#heap.allocate(CHUNK_FLOATS * 4, 'the runtime chunk buffer');
+    this.#chunk = this.#heap.allocate(3 * CHUNK_FLOATS * 4, 'the runtime chunk and scratch buffers');
+    this.#scratch = this.#chunk + CHUNK_FLOATS * 4;
   }
 
   layerNorm(x: Float32Array, d: number, options?: LayerNormCallOptions): Float32Array {
@@ -64,8 +75,8 @@ export class Runtime implements LayerNormRuntime {
     const { rows, gamma, beta, eps, options: o } = checkCall(fn, x, d, options);
     const out = checkOut(fn, o.out, x.length);
     if (rows === 0) return out ?? new Float32Array(0);
-    const params = this.#stageParams(d, gamma, beta);
-    return this.normalizeInto(x, out, rows, d, params, eps);
+    if (d > CHUNK_FLOATS) return this.normalizeWide(fn, { x, out, gamma, beta }, rows, d, null, eps);
+    return this.normalizeInto(x, out, rows, d, this.#stageParams(d, gamma, beta), eps);
   }
 
   layerNormStats(x: Float32Array, d: number, options?: { eps?: number }): LayerNormStats {
@@ -78,21 +89,28 @@ export class Runtime implements LayerNormRuntime {
       variance = new Float64Array(rows),
       rstd = new Float64Array(rows);
     if (rows === 0) return { mean, variance, rstd };
-    this.#inChunks(x, rows, d, (ptr, first, n) => {
-      const stats = this.#heap.allocate(n * 24, `${fn} of ${n} rows`);
-      try {
-        this.#heap.check(this.#heap.module._layerNormStats(ptr, n, d, eps, stats), fn);
-        const s = this.#heap.f64(stats, n * 3);
+    const heap = this.#heap;
+    const wide = d > CHUNK_FLOATS;
+    // Narrow rows go through the chunk with their statistics in the scratch area; a wide row needs a
+    // block of its own (statistics first, 8-aligned, then the row), allocated before x is read.
+    const args = { x };
+    const block = wide ? heap.allocate(24 + 4 * d, `${fn}: a row of d = ${d} floats`, args) : 0;
+    try {
+      const stats = wide ? block : this.#scratch;
+      const rowsAt = wide ? block + 24 : this.#chunk;
+      const perChunk = wide ? 1 : Math.min(Math.floor(CHUNK_FLOATS / d), STATS_ROWS);
+      this.#inChunks(args.x, rows, d, rowsAt, perChunk, (first, n) => {
+        heap.check(heap.module._layerNormStats(rowsAt, n, d, eps, stats), fn);
+        const s = heap.f64(stats, n * 3);
         for (let r = 0; r < n; r++) {
           mean[first + r] = s[3 * r];
           variance[first + r] = s[3 * r + 1];
           rstd[first + r] = s[3 * r + 2];
         }
-      } finally {
-        this.#heap.free(stats);
-      }
-      return false;
-    });
+      });
+    } finally {
+      heap.free(block);
+    }
     return { mean, variance, rstd };
   }
 
@@ -105,14 +123,14 @@ export class Runtime implements LayerNormRuntime {
       throw numberError(fn, 'row', `an integer in [0, ${rows})`, row);
     }
     const o = checkOptions(fn, options);
-    const gamma = checkParam(fn, 'gamma', o.gamma, d);
-    const beta = checkParam(fn, 'beta', o.beta, d);
+    const args: CallArrays = { gamma: checkParam(fn, 'gamma', o.gamma, d), beta: checkParam(fn, 'beta', o.beta, d) };
     const eps = checkEps(fn, o.eps);
     const input = x.slice(row * d, (row + 1) * d);
     const heap = this.#heap;
     // x, gamma, beta, four stage vectors (floats), then the stats (three doubles, 8-aligned).
     const floats = 7 * d + ((7 * d) % 2);
-    const block = heap.allocate(floats * 4 + 24, `${fn} for d = ${d}`);
+    const block = heap.allocate(floats * 4 + 24, `${fn} for d = ${d}`, args);
+    const { gamma, beta } = args;
     try {
       const xPtr = block,
         gPtr = block + 4 * d,
@@ -181,8 +199,9 @@ export class Runtime implements LayerNormRuntime {
   }
 
   /**
-   * Normalizes rows of x into out (which may be x), or into a new array when out is null, with
-   * parameters already in the heap. Returns the array written.
+   * Normalizes rows of x (d at most CHUNK_FLOATS) into out (which may be x), or into a new array
+   * when out is null, with parameters already in the heap. Allocates no wasm memory. Returns the
+   * array written.
    */
   normalizeInto(
     x: Float32Array,
@@ -216,42 +235,72 @@ export class Runtime implements LayerNormRuntime {
     // Chunks are written back as they finish, so a partly overlapping out would overwrite input
     // not yet read: work from a copy then. Exactly x (in place) is fine.
     const src = partiallyOverlaps(x, target) ? x.slice() : x;
-    this.#inChunks(src, rows, d, (ptr, first, n) => {
+    const ptr = this.#chunk;
+    this.#inChunks(src, rows, d, ptr, Math.floor(CHUNK_FLOATS / d), (first, n) => {
       this.#heap.check(module._layerNorm(ptr, ptr, n, d, params.gamma, params.beta, eps), 'layerNorm');
       target.set(this.#heap.f32(ptr, n * d), first * d);
-      return true;
     });
     return target;
   }
 
-  /** Copies x into the heap chunk by chunk and calls `work(ptr, firstRow, rowCount)`. */
-  #inChunks(x: Float32Array, rows: number, d: number, work: (ptr: number, first: number, n: number) => boolean): void {
+  /**
+   * Normalizes rows wider than the chunk, one at a time, through a block allocated for the call
+   * that also holds a stateless call's gamma and beta (`resident` null). The block is allocated
+   * before any of `args` is read. Returns the array written.
+   */
+  normalizeWide(
+    fn: string,
+    args: { x: Float32Array; out: Float32Array | null; gamma: Float32Array | null; beta: Float32Array | null },
+    rows: number,
+    d: number,
+    resident: Params | null,
+    eps: number,
+  ): Float32Array {
     const heap = this.#heap;
-    const big = d > CHUNK_FLOATS;
-    const ptr = big ? heap.allocate(d * 4, `a row of d = ${d} floats`) : this.#chunk;
+    const staged = resident === null && (args.gamma !== null || args.beta !== null);
+    const what = `${fn}: a row of d = ${d} floats${staged ? ' with its gamma and beta' : ''}`;
+    const block = heap.allocate((staged ? 12 : 4) * d, what, args);
     try {
-      const perChunk = big ? 1 : Math.floor(CHUNK_FLOATS / d);
-      for (let first = 0; first < rows; first += perChunk) {
-        const n = Math.min(perChunk, rows - first);
-        heap.write(ptr, x.subarray(first * d, (first + n) * d));
-        work(ptr, first, n);
+      let params = resident ?? NO_PARAMS;
+      if (staged) {
+        const { gamma, beta } = args;
+        if (gamma) heap.write(block + 4 * d, gamma);
+        if (beta) heap.write(block + 8 * d, beta);
+        params = { gamma: gamma ? block + 4 * d : 0, beta: beta ? block + 8 * d : 0 };
       }
+      const target = args.out ?? new Float32Array(rows * d);
+      const src = partiallyOverlaps(args.x, target) ? args.x.slice() : args.x;
+      this.#inChunks(src, rows, d, block, 1, (first) => {
+        heap.check(heap.module._layerNorm(block, block, 1, d, params.gamma, params.beta, eps), fn);
+        target.set(heap.f32(block, d), first * d);
+      });
+      return target;
     } finally {
-      if (big) heap.free(ptr);
+      heap.free(block);
     }
   }
 
-  /** Copies stateless-call gamma/beta into the runtime's parameter buffer. */
-  #stageParams(d: number, gamma: Float32Array | null, beta: Float32Array | null): Params {
-    if (!gamma && !beta) return { gamma: 0, beta: 0 };
-    if (this.#paramsFloats < 2 * d) {
-      const ptr = this.#heap.allocate(8 * d, `gamma and beta for d = ${d}`);
-      this.#heap.free(this.#params);
-      this.#params = ptr;
-      this.#paramsFloats = 2 * d;
+  /** Copies x into the heap at ptr, perChunk rows at a time, and calls `work(firstRow, rowCount)`. */
+  #inChunks(
+    x: Float32Array,
+    rows: number,
+    d: number,
+    ptr: number,
+    perChunk: number,
+    work: (first: number, n: number) => void,
+  ): void {
+    for (let first = 0; first < rows; first += perChunk) {
+      const n = Math.min(perChunk, rows - first);
+      this.#heap.write(ptr, x.subarray(first * d, (first + n) * d));
+      work(first, n);
     }
-    const g = this.#params,
-      b = this.#params + 4 * d;
+  }
+
+  /** Copies a stateless call's gamma/beta (d at most CHUNK_FLOATS) into the scratch area. */
+  #stageParams(d: number, gamma: Float32Array | null, beta: Float32Array | null): Params {
+    if (!gamma && !beta) return NO_PARAMS;
+    const g = this.#scratch,
+      b = this.#scratch + 4 * d;
     if (gamma) this.#heap.write(g, gamma);
     if (beta) this.#heap.write(b, beta);
     return { gamma: gamma ? g : 0, beta: beta ? b : 0 };
@@ -311,9 +360,15 @@ class ResidentLayerNorm extends HeapOwner implements LayerNorm {
     readonly eps: number,
   ) {
     const heap = runtime.heap;
-    const ptr = gamma || beta ? heap.allocate(8 * d, `createLayerNorm: gamma and beta for d = ${d}`) : 0;
-    if (gamma) heap.write(ptr, gamma);
-    if (beta) heap.write(ptr + 4 * d, beta);
+    const args: CallArrays = { gamma, beta };
+    const ptr = gamma || beta ? heap.allocate(8 * d, `createLayerNorm: gamma and beta for d = ${d}`, args) : 0;
+    try {
+      if (args.gamma) heap.write(ptr, args.gamma);
+      if (args.beta) heap.write(ptr + 4 * d, args.beta);
+    } catch (e) {
+      heap.free(ptr);
+      throw e;
+    }
     super(runtime, ptr);
     this.hasGamma = gamma !== null;
     this.hasBeta = beta !== null;
@@ -334,6 +389,10 @@ class ResidentLayerNorm extends HeapOwner implements LayerNorm {
     const rows = checkRows(fn, x, this.d);
     const target = checkOut(fn, out, x.length);
     if (rows === 0) return target ?? new Float32Array(0);
+    if (this.d > CHUNK_FLOATS) {
+      const args = { x, out: target, gamma: null, beta: null };
+      return this.runtime.normalizeWide(fn, args, rows, this.d, params, this.eps);
+    }
     return this.runtime.normalizeInto(x, target, rows, this.d, params, this.eps);
   }
 
