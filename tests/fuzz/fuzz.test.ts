@@ -3,9 +3,24 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
+import { DOCUMENTED_ERRORS } from './api.mjs';
+// @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
 import { buildCase, checkDifferential, sampleGguf, sampleSafetensors, setup, targets } from './targets.mjs';
 
-type Target = { name: string; async: boolean; property: () => fc.IProperty<unknown> | fc.IAsyncProperty<unknown> };
+interface ApiCounts {
+  calls: number;
+  wasmArguments: number;
+  grewAndReturned: number;
+  grewAndThrew: number;
+  runtimes: number;
+  errors: Record<string, number>;
+}
+type Target = {
+  name: string;
+  async: boolean;
+  property: () => fc.IProperty<unknown> | fc.IAsyncProperty<unknown>;
+  counts?: ApiCounts;
+};
 type Context = Awaited<ReturnType<typeof setup>>;
 
 const SEED = 20261130;
@@ -38,7 +53,18 @@ describe('fuzz (seeded, small budget)', () => {
       const params = { seed: SEED + list.indexOf(target), numRuns: RUNS[name] };
       if (target.async) await fc.assert(target.property() as fc.IAsyncProperty<unknown>, params);
       else fc.assert(target.property() as fc.IProperty<unknown>, params);
+      if (name === 'api') expectApiReach(target.counts!);
     });
+  }
+
+  /** The api run is not vacuous: views of wasm memory, growth mid-call and every documented error. */
+  function expectApiReach(counts: ApiCounts) {
+    expect(counts.calls).toBe(RUNS.api);
+    expect(counts.wasmArguments).toBeGreaterThan(RUNS.api / 4);
+    expect(counts.grewAndReturned).toBeGreaterThan(10);
+    expect(counts.grewAndThrew).toBeGreaterThan(10);
+    expect(counts.runtimes).toBeGreaterThan(1);
+    for (const name of DOCUMENTED_ERRORS as string[]) expect(counts.errors[name] ?? 0, name).toBeGreaterThan(0);
   }
 
   it('the sample files the I/O targets mutate are valid to begin with', async () => {

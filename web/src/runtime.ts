@@ -129,7 +129,7 @@ export class Runtime implements LayerNormRuntime {
     const heap = this.#heap;
     // x, gamma, beta, four stage vectors (floats), then the stats (three doubles, 8-aligned).
     const floats = 7 * d + ((7 * d) % 2);
-    const block = heap.allocate(floats * 4 + 24, `${fn} for d = ${d}`, args);
+    const block = heap.allocate(floats * 4 + 24, `${fn}: the row and its stages for d = ${d}`, args);
     const { gamma, beta } = args;
     try {
       const xPtr = block,
