@@ -517,7 +517,7 @@ function renderStatsTable(rows: number, d: number): void {
   $('stats-note').textContent =
     rows > n
       ? `Showing the first ${n} of ${fmtInt(rows)} rows.`
-      : 'Computed by the module in float64.';
+      : 'Computed by the module in float64, as its kernel works (not rounded to float32).';
 }
 
 /* ------------------------------------------------------------------ explainer */
