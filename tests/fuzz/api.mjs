@@ -15,7 +15,6 @@
 import fc from 'fast-check';
 import { DisposedError, init } from '../../dist/index.js';
 import { freshRuntime, growOnAllocate, memoryBytes } from '../helpers/heap-growth.mjs';
-import { rng } from '../helpers/rng.mjs';
 import { FuzzFailure, describeError, fail, sameBits } from './oracle.mjs';
 
 /** The runtime's chunk is 65,536 floats: a row one wider takes the allocating path. */
