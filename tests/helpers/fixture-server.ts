@@ -13,10 +13,14 @@
  *   /slow/<file>          honours Range, waits before answering and trickles the body
  *   /wrong-range/<file>   206 whose Content-Range does not match the request
  *   /redirect/<file>      302 to /range/<file>
+ *   /gzip/<file>          ignores Range and answers 200 with the whole body gzip-compressed
+ *                         (Content-Encoding: gzip, Content-Length of the compressed bytes), as a
+ *                         misconfigured server or CDN does; for small files only
  */
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export interface VirtualFile {
   readonly size: number;
@@ -56,6 +60,7 @@ export const SERVE_MODES = [
   'slow',
   'wrong-range',
   'redirect',
+  'gzip',
 ] as const;
 export type ServeMode = (typeof SERVE_MODES)[number];
 
@@ -205,6 +210,18 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     if (mode === 'error') return reply(500, { 'Content-Type': 'text/plain' }, 'internal error');
     if (mode === 'redirect') return reply(302, { Location: `/range/${rest.join('/')}` });
     if (mode === 'slow') await sleep(slowDelay);
+    if (mode === 'gzip') {
+      const body = gzipSync(file.slice(0, file.size));
+      record.status = 200;
+      res.writeHead(200, {
+        ...cors,
+        'Content-Encoding': 'gzip',
+        'Content-Length': body.length,
+        'Content-Type': 'application/octet-stream',
+      });
+      record.bytesSent = body.length;
+      return void res.end(req.method === 'HEAD' ? undefined : body);
+    }
 
     const head = req.method === 'HEAD';
     const parsed = range && mode !== 'ignore-range' ? parseRange(range, file.size) : null;

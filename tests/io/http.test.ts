@@ -1,6 +1,7 @@
 import { mkdtempSync, openSync, closeSync, writeSync, ftruncateSync, rmSync, openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   FetchError,
@@ -10,7 +11,7 @@ import {
   openByteSource,
   writeNpy,
 } from '../../web/src/io/index.js';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { sparseFile, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { rejection } from '../helpers/errors.js';
 import { buildSafetensors, f32Bytes, gpt2Gguf, gpt2Safetensors, lnfValues, toBytes, u16Bytes } from './fixtures.js';
 
@@ -194,15 +195,24 @@ describe('HTTP failures', () => {
     expect((error as FetchError).status).toBeUndefined();
   });
 
-  it('aborts a slow download through the AbortSignal', async () => {
+  it('aborts a slow download through the AbortSignal: the transfer stops and nothing more is asked', async () => {
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 60);
+    let chunks = 0;
+    // Abort once the header (the second request) has started to arrive, chunk by chunk.
     const error = await rejection(
-      loadLayerNormWeights(server.url('gpt2/model.safetensors', 'slow'), { signal: controller.signal }),
+      loadLayerNormWeights(server.url('gpt2/model.safetensors', 'slow'), {
+        signal: controller.signal,
+        onProgress: () => {
+          if (++chunks === 2) controller.abort();
+        },
+      }),
     );
     expect(error.name).toBe('AbortError');
-    expect(Date.now() - started).toBeLessThan(2000);
+    await server.idle();
+    expect(server.requests.map((q) => q.range)).toEqual(['bytes=0-7', `bytes=8-${8 + plain.headerLength - 1}`]);
+    const header = server.requests[1]!;
+    expect(header.closedEarly).toBe(true);
+    expect(header.bytesSent).toBeLessThan(plain.headerLength);
   });
 
   it('reads through a slow server and reports progress chunk by chunk', async () => {
@@ -253,6 +263,80 @@ describe('HTTP failures', () => {
     const error = await rejection(loadLayerNormWeights(server.url('lying.safetensors')));
     expect(error).toBeInstanceOf(FormatError);
     expect(error.message).toContain('header length 1000 bytes is larger than the 56 bytes after the length field');
+  });
+});
+
+describe('HTTP bodies: compression and cancellation', () => {
+  it('reads a file a server sends gzip-compressed in answer to a range request', async () => {
+    const url = server.url('small.safetensors', 'gzip');
+    const r = await loadLayerNormWeights(url);
+    expect(r.gamma).toEqual(small.gamma);
+    expect(r.beta).toEqual(small.beta);
+    // Content-Length counted the compressed bytes, so it says nothing about the file's size.
+    expect(server.requests[0]!.bytesSent).not.toBe(smallFile.length);
+    const source = openByteSource(url);
+    expect(Array.from(await source.read(smallFile.length - 4, 4))).toEqual(Array.from(smallFile.subarray(-4)));
+    expect(source.size).toBeUndefined();
+  });
+
+  it('trusts the body over a Content-Length that counted compressed bytes (Content-Encoding hidden by CORS)', async () => {
+    // What a browser shows a cross-origin script: the decoded body, the compressed length, and no
+    // Content-Encoding unless the server exposes it.
+    const compressed = gzipSync(smallFile).length;
+    const fakeFetch = (async () =>
+      new Response(smallFile, { status: 200, headers: { 'Content-Length': String(compressed) } })) as typeof fetch;
+    const r = await loadLayerNormWeights('https://example.org/small.safetensors', { fetch: fakeFetch });
+    expect(r.gamma).toEqual(small.gamma);
+    expect(r.bytesRead).toBe(smallFile.length);
+  });
+
+  it('with a compressed body and no usable size, reads only the bytes asked for', async () => {
+    const url = server.url('small.safetensors', 'gzip');
+    const source = openByteSource(url, { maxWholeBodyBytes: 16 });
+    expect(Array.from(await source.read(4, 8))).toEqual(Array.from(smallFile.subarray(4, 12)));
+    expect(source.size).toBeUndefined();
+    const error = await rejection(source.read(smallFile.length - 8, 16));
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toBe(
+      `${url}: the server ignored the Range request for bytes ${smallFile.length - 8}-${smallFile.length + 7} and ` +
+        `answered 200 with the whole file; reading up to byte ${smallFile.length + 8} would download more than the ` +
+        '16-byte limit (maxWholeBodyBytes) (HTTP 200)',
+    );
+  });
+
+  it('refuses a 206 whose range counts compressed bytes', async () => {
+    const fakeFetch = (async () =>
+      new Response(new Uint8Array(8), {
+        status: 206,
+        headers: { 'Content-Range': 'bytes 0-7/100', 'Content-Encoding': 'gzip' },
+      })) as typeof fetch;
+    const error = await rejection(loadLayerNormWeights('https://example.org/m.safetensors', { fetch: fakeFetch }));
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toBe(
+      'https://example.org/m.safetensors: asked for bytes 0-7, got 206 with Content-Encoding "gzip", whose byte ' +
+        "range counts compressed bytes, not the file's; the server must send ranges of the file as stored (HTTP 206)",
+    );
+  });
+
+  it('cancels the body of a response whose size contradicts an earlier one', async () => {
+    server.addFile('changing.bin', smallFile);
+    const url = server.url('changing.bin', 'ignore-range');
+    const source = openByteSource(url, { maxWholeBodyBytes: 64 });
+    await source.read(0, 8);
+    expect(source.size).toBe(smallFile.length);
+    // The file is replaced by a 256 MB one: the next answer states another size.
+    const big = sparseFile(256 << 20, []);
+    server.addFile('changing.bin', big);
+    const error = await rejection(source.read(8, 8));
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toBe(
+      `${url}: the file changed size between requests (${smallFile.length} bytes, now ${big.size}) (HTTP 200)`,
+    );
+    // The refused response was cancelled, so the server's send loop ends instead of stalling.
+    await server.idle();
+    const last = server.requests.at(-1)!;
+    expect(last.closedEarly).toBe(true);
+    expect(last.bytesSent).toBeLessThan(big.size);
   });
 });
 

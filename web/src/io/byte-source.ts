@@ -148,9 +148,14 @@ class HttpSource extends BaseSource {
     return new FetchError(problem, { url: this.url, status, cause });
   }
 
-  private learnSize(total: number): void {
+  /**
+   * Records the file size a response states; a size that differs from an earlier response's means
+   * the file changed between requests, and then this response's body is cancelled too.
+   */
+  private async learnSize(total: number, response: Response): Promise<void> {
     if (this.size !== undefined && this.size !== total) {
-      throw this.fail(`the file changed size between requests (${this.size} bytes, now ${total})`);
+      await cancel(response);
+      throw this.fail(`the file changed size between requests (${this.size} bytes, now ${total})`, response.status);
     }
     this.size = total;
   }
@@ -168,7 +173,9 @@ class HttpSource extends BaseSource {
     let response: Response;
     try {
       response = await this.fetchImpl(this.url, {
-        headers: { ...this.options.headers, Range: `bytes=${offset}-${last}` },
+        // Ask for the bytes as stored: a compressed body has no byte ranges of the file. (Browsers
+        // manage Accept-Encoding themselves and ignore this; Node's fetch honours it.)
+        headers: { 'Accept-Encoding': 'identity', ...this.options.headers, Range: `bytes=${offset}-${last}` },
         signal,
       });
     } catch (error) {
@@ -179,8 +186,17 @@ class HttpSource extends BaseSource {
         error,
       );
     }
+    const encoding = contentEncoding(response);
 
     if (response.status === 206) {
+      if (encoding !== null) {
+        await cancel(response);
+        throw this.fail(
+          `asked for ${wanted}, got 206 with Content-Encoding "${encoding}", whose byte range counts compressed ` +
+            "bytes, not the file's; the server must send ranges of the file as stored",
+          206,
+        );
+      }
       const header = response.headers.get('content-range');
       const match = header ? CONTENT_RANGE.exec(header) : null;
       if (!match) {
@@ -194,7 +210,7 @@ class HttpSource extends BaseSource {
         );
       }
       const [start, end] = [Number(match[1]), Number(match[2])];
-      if (match[3] !== '*') this.learnSize(Number(match[3]));
+      if (match[3] !== '*') await this.learnSize(Number(match[3]), response);
       if (start === offset && end < last && this.size === end + 1) {
         await cancel(response);
         throw this.fail(`asked for ${wanted} but the file is only ${this.size} bytes`, 206);
@@ -206,34 +222,7 @@ class HttpSource extends BaseSource {
       return this.readBody(response, 0, length, wanted);
     }
 
-    if (response.status === 200) {
-      const declared = Number(response.headers.get('content-length') ?? NaN);
-      if (Number.isSafeInteger(declared)) this.learnSize(declared);
-      const limit = this.options.maxWholeBodyBytes ?? DEFAULT_MAX_WHOLE_BODY;
-      const size = this.size;
-      if (size !== undefined && offset + length > size) {
-        await cancel(response);
-        throw this.fail(`asked for ${wanted} but the file is only ${size} bytes`, 200);
-      }
-      if (offset + length > limit) {
-        await cancel(response);
-        throw this.fail(
-          `the server ignored the Range request for ${wanted} and answered 200 with the whole ` +
-            `${size !== undefined ? `${size}-byte ` : ''}file; reading up to byte ${offset + length} ` +
-            `would download more than the ${limit}-byte limit (maxWholeBodyBytes)`,
-          200,
-        );
-      }
-      // A small file from a server without range support: keep all of it when it fits, so later
-      // reads do not download it again; otherwise stop as soon as the wanted bytes are in.
-      if (size !== undefined && size <= limit) {
-        this.expect(size - length);
-        this.whole = await this.readBody(response, 0, size, `the whole ${size}-byte body`);
-        return this.whole.subarray(offset, offset + length);
-      }
-      this.expect(offset);
-      return this.readBody(response, offset, length, wanted);
-    }
+    if (response.status === 200) return this.readWholeBodyResponse(response, offset, length, encoding);
 
     await cancel(response);
     if (response.status === 416) {
@@ -243,8 +232,114 @@ class HttpSource extends BaseSource {
     throw this.fail(`${reason}; expected 206 Partial Content for ${wanted}`, response.status);
   }
 
-  /** Reads `skip + length` body bytes, keeps the last `length`, and cancels the rest of the stream. */
-  private async readBody(response: Response, skip: number, length: number, wanted: string): Promise<Uint8Array> {
+  /** A 200 answer to a range request: the server ignored Range and sends the whole file. */
+  private async readWholeBodyResponse(
+    response: Response,
+    offset: number,
+    length: number,
+    encoding: string | null,
+  ): Promise<Uint8Array> {
+    const wanted = `bytes ${offset}-${offset + length - 1}`;
+    // With Content-Encoding, Content-Length counts the compressed bytes, not the file's.
+    const declared = encoding === null ? Number(response.headers.get('content-length') ?? NaN) : NaN;
+    if (Number.isSafeInteger(declared)) await this.learnSize(declared, response);
+    const limit = this.options.maxWholeBodyBytes ?? DEFAULT_MAX_WHOLE_BODY;
+    const size = this.size;
+    if (size !== undefined && offset + length > size) {
+      await cancel(response);
+      throw this.fail(`asked for ${wanted} but the file is only ${size} bytes`, 200);
+    }
+    if (offset + length > limit) {
+      await cancel(response);
+      throw this.fail(
+        `the server ignored the Range request for ${wanted} and answered 200 with the whole ` +
+          `${size !== undefined ? `${size}-byte ` : ''}file; reading up to byte ${offset + length} ` +
+          `would download more than the ${limit}-byte limit (maxWholeBodyBytes)`,
+        200,
+      );
+    }
+    if (size === undefined) {
+      // Size unknown (compressed, or no Content-Length): read only the bytes asked for. A body
+      // that ends first is the whole file, and shorter than the request.
+      this.expect(offset);
+      const prefix = await this.readBody(response, 0, offset + length, wanted, true);
+      if (prefix.length < offset + length) {
+        this.size = prefix.length;
+        throw this.fail(`asked for ${wanted} but the file is only ${prefix.length} bytes`, 200);
+      }
+      return prefix.subarray(offset);
+    }
+    // A small file from a server without range support: keep all of it when it fits, so later
+    // reads do not download it again; otherwise stop as soon as the wanted bytes are in.
+    if (size <= limit) {
+      this.expect(size - length);
+      const body = await this.readUpTo(response, limit, `the whole ${size}-byte body`);
+      if (body.length <= limit) {
+        // A body of another length than Content-Length said was decoded from a compressed one (a
+        // browser hides Content-Encoding from cross-origin scripts unless the server exposes it):
+        // the body is the file.
+        this.size = body.length;
+        this.whole = body;
+        if (offset + length > body.length) {
+          throw this.fail(`asked for ${wanted} but the file is only ${body.length} bytes`, 200);
+        }
+        return body.subarray(offset, offset + length);
+      }
+      // Longer than the limit, so Content-Length was not the file's size, which stays unknown.
+      this.size = undefined;
+      return body.subarray(offset, offset + length);
+    }
+    this.expect(offset);
+    return this.readBody(response, offset, length, wanted);
+  }
+
+  /** The whole body when it is at most `limit` bytes; otherwise its first limit + 1 bytes (then cancelled). */
+  private async readUpTo(response: Response, limit: number, wanted: string): Promise<Uint8Array> {
+    const body = response.body;
+    if (!body) throw this.fail(`response for ${wanted} has no body`, response.status);
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let got = 0;
+    try {
+      while (got <= limit) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throwIfAborted(this.options.signal);
+          throw this.fail(`connection failed after ${got} bytes of ${wanted} (truncated body)`, response.status, error);
+        }
+        if (chunk.done) break;
+        chunks.push(chunk.value);
+        got += chunk.value.length;
+        this.received(chunk.value.length);
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+    const out = new Uint8Array(Math.min(got, limit + 1));
+    let at = 0;
+    for (const chunk of chunks) {
+      if (at >= out.length) break;
+      const part = chunk.subarray(0, out.length - at);
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  /**
+   * Reads `skip + length` body bytes, keeps the last `length`, and cancels the rest of the stream.
+   * With `endIsShort`, a body that ends early is returned as it is (the caller knows the file
+   * may be shorter); otherwise that is a truncated body.
+   */
+  private async readBody(
+    response: Response,
+    skip: number,
+    length: number,
+    wanted: string,
+    endIsShort = false,
+  ): Promise<Uint8Array> {
     const out = new Uint8Array(length);
     const need = skip + length;
     let got = 0;
@@ -265,6 +360,7 @@ class HttpSource extends BaseSource {
           );
         }
         if (chunk.done) {
+          if (endIsShort) return out.subarray(0, Math.max(0, got - skip));
           throw this.fail(`body ended after ${got} of ${need} bytes for ${wanted} (truncated body)`, response.status);
         }
         const bytes = chunk.value;
@@ -280,6 +376,12 @@ class HttpSource extends BaseSource {
     }
     return out;
   }
+}
+
+/** The response's Content-Encoding, or null for none or "identity". */
+function contentEncoding(response: Response): string | null {
+  const value = response.headers.get('content-encoding')?.trim().toLowerCase();
+  return value && value !== 'identity' ? value : null;
 }
 
 async function cancel(response: Response): Promise<void> {
