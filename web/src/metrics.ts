@@ -18,10 +18,14 @@ export interface Comparison {
   maxScaledUlp: number;
   /** Index of the element with the largest absolute error (−1 when none compared). */
   worstIndex: number;
-  /** Elements where one side is finite and the other is not. */
+  /**
+   * Elements where at least one side is NaN or ±Infinity and the two are not the same kind:
+   * NaN matches only NaN, +Infinity only +Infinity, −Infinity only −Infinity.
+   */
   nonFiniteMismatches: number;
   /** Elements whose float32 bit patterns differ. */
   differingBits: number;
+  /** Elements where both sides are finite (those maxAbs and maxScaledUlp are taken over). */
   compared: number;
 }
 
@@ -50,13 +54,11 @@ export function compareOutputs(
     const a = y[i],
       e = expected[i];
     if (yb[i] !== eb[i]) differingBits++;
-    const fa = Number.isFinite(a),
-      fe = Number.isFinite(e);
-    if (fa !== fe) {
-      nonFiniteMismatches++;
+    if (!Number.isFinite(a) || !Number.isFinite(e)) {
+      // Same kind only: NaN with NaN (any payload), +Inf with +Inf, -Inf with -Inf.
+      if (!(a === e || (Number.isNaN(a) && Number.isNaN(e)))) nonFiniteMismatches++;
       continue;
     }
-    if (!fa) continue;
     compared++;
     const abs = Math.abs(a - e);
     const b = beta ? beta[i % d] : 0;
