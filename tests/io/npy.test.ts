@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parse as npyjsParse } from 'npyjs';
-import { FormatError, loadLayerNormWeights, readNpy, writeNpy } from '../../web/src/io/index.js';
+import {
+  decodeNpyData,
+  FormatError,
+  loadLayerNormWeights,
+  readNpy,
+  readNpyHeader,
+  writeNpy,
+} from '../../web/src/io/index.js';
+import { rejection, thrown } from '../helpers/errors.js';
 import { rawNpy, rng } from './fixtures.js';
 
 const SEED = 20261130;
@@ -13,6 +21,20 @@ function randomArray(n: number, seed: number): Float32Array {
   const r = rng(seed);
   return Float32Array.from({ length: n }, () => (r() - 0.5) * 1000);
 }
+
+/** A Python with NumPy: `python3` on PATH, else Debian's (python3-numpy installs there). */
+function findNumpyPython(): string | null {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(python, ['-c', 'import numpy'], { stdio: 'ignore' });
+      return python;
+    } catch {
+      // try the next one
+    }
+  }
+  return null;
+}
+const numpyPython = findNumpyPython();
 
 function expectFormatError(fn: () => unknown, ...fragments: string[]): FormatError {
   let caught: unknown;
@@ -58,19 +80,13 @@ describe('writeNpy', () => {
     }
   });
 
-  it('loads in NumPy when NumPy is installed', () => {
-    let hasNumpy = false;
-    try {
-      execFileSync('python3', ['-c', 'import numpy'], { stdio: 'ignore' });
-      hasNumpy = true;
-    } catch {
-      // NumPy is optional on test machines; npyjs above is the always-on check.
-    }
-    if (!hasNumpy) return;
+  // `npm test` installs NumPy (Debian's python3-numpy) when run as root; elsewhere this is
+  // reported as skipped, and npyjs above is the always-on check.
+  it.skipIf(numpyPython === null)('loads in NumPy (skipped: no python3 with numpy)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'npy-'));
     const data = randomArray(12, SEED);
     writeFileSync(join(dir, 'a.npy'), writeNpy(data, [3, 4]));
-    const out = execFileSync('python3', [
+    const out = execFileSync(numpyPython!, [
       '-c',
       `import numpy as n;a=n.load(${JSON.stringify(join(dir, 'a.npy'))});print(a.dtype,a.shape,repr(float(a[2,3])))`,
     ]);
@@ -150,11 +166,103 @@ describe('readNpy', () => {
     expectFormatError(() => readNpy(new Uint8Array(4)), 'magic bytes');
   });
 
+  it('refuses a header too short to hold a dict, from memory and through a byte source', async () => {
+    for (const length of [0, 1]) {
+      const file = new Uint8Array(16);
+      file.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, length, 0]);
+      const message = `expected a header dict after the 10-byte preamble, got a header length of ${length}`;
+      const direct = thrown(() => readNpy(file, 'x.npy'));
+      expect(direct).toBeInstanceOf(FormatError);
+      expect(direct.message).toBe(`x.npy: invalid npy: ${message}`);
+      for (const loading of [loadLayerNormWeights(file), readNpyHeader(new Blob([file]))]) {
+        const error = await rejection(loading);
+        expect(error).toBeInstanceOf(FormatError);
+        expect(error.message).toContain(message);
+      }
+    }
+  });
+
+  it('parses a header of a million brackets without recursion: a FormatError, not a stack overflow', () => {
+    const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${'('.repeat(1_000_000)}`;
+    const error = thrown(() => readNpy(rawNpy(dict, new Uint8Array(0), 2), 'deep.npy'));
+    expect(error).toBeInstanceOf(FormatError);
+    expect(error.message).toBe('deep.npy: invalid npy: the header ends before its dict is closed');
+    const nested = thrown(() =>
+      readNpy(
+        rawNpy(
+          `{'descr': '<f4', 'fortran_order': False, 'shape': ${'['.repeat(50_000)}${']'.repeat(50_000)}, }`,
+          new Uint8Array(0),
+          2,
+        ),
+      ),
+    );
+    expect(nested).toBeInstanceOf(FormatError);
+    expect(nested.message).toBe(
+      'npy data: invalid npy: expected the shape to be a tuple of non-negative integers, got [[[…]]]',
+    );
+  });
+
+  it('takes dtype names from the file as data, not as property names', () => {
+    for (const descr of ['constructor', '__proto__', 'toString']) {
+      const error = thrown(() =>
+        readNpy(rawNpy(`{'descr': '${descr}', 'fortran_order': False, 'shape': (1,), }`, new Uint8Array(4))),
+      );
+      expect(error).toBeInstanceOf(FormatError);
+      expect(error.message).toBe(
+        `npy data: invalid npy: expected dtype '<f4', '<f8' or '<f2', got '${descr}'; convert with a.astype('<f4')`,
+      );
+    }
+    const proto = thrown(() =>
+      readNpy(rawNpy("{'__proto__': {'descr': '<f4', 'fortran_order': False, 'shape': (1,)}}", new Uint8Array(4))),
+    );
+    expect(proto.message).toContain('got a structured dtype undefined');
+  });
+
   it('reads the layout np.save writes for a 1-D float32 array', () => {
     // The byte layout NumPy 1.x produces for np.save(np.arange(3, dtype='<f4')), written out by hand.
     const header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }";
     const file = rawNpy(header, new Uint8Array(Float32Array.of(0, 1, 2).buffer));
     expect(readNpy(file)).toEqual({ data: Float32Array.of(0, 1, 2), shape: [3], dtype: 'float32' });
+  });
+});
+
+describe('readNpyHeader and decodeNpyData: a .npy read in slices', () => {
+  const f16 = (codes: number[]) => new Uint8Array(Uint16Array.from(codes).buffer);
+
+  it('reads the header of a float16 file from a Blob, then any slice of its data', async () => {
+    const codes = Array.from({ length: 6 * 4 }, (_, i) => 0x3c00 + i); // 1, 1.0009765625, …
+    const file = rawNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (6, 4), }", f16(codes));
+    const header = await readNpyHeader(new File([file], 'x16.npy'));
+    expect(header).toEqual({ dtype: 'float16', shape: [6, 4], dataOffset: file.length - 48, itemSize: 2, count: 24 });
+    const rows2to3 = file.subarray(header.dataOffset + 2 * 4 * 2, header.dataOffset + 4 * 4 * 2);
+    expect(Array.from(decodeNpyData(rows2to3, header.dtype, 8))).toEqual(
+      codes.slice(8, 16).map((c) => 1 + (c - 0x3c00) / 1024),
+    );
+  });
+
+  it('reads a version 2.0 header longer than the first 4 KB', async () => {
+    const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'note': '${'x'.repeat(6000)}', }`;
+    const header = await readNpyHeader(rawNpy(dict, new Uint8Array(8), 2));
+    expect([header.dtype, header.shape, header.dataOffset]).toEqual(['float32', [2], 6144]);
+  });
+
+  it('checks the file size against the header, naming the file', async () => {
+    const file = rawNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (6, 4), }", new Uint8Array(40));
+    const error = await rejection(readNpyHeader(new File([file], 'cut.npy')));
+    expect(error).toBeInstanceOf(FormatError);
+    expect(error.message).toBe(
+      'cut.npy (168 bytes): invalid npy: shape (6, 4) of float16 needs 48 data bytes, the file has 40',
+    );
+  });
+
+  it('decodeNpyData rejects a count the bytes do not hold and an unknown dtype', () => {
+    expect(thrown(() => decodeNpyData(new Uint8Array(6), 'float32', 2))).toBeInstanceOf(RangeError);
+    expect(thrown(() => decodeNpyData(new Uint8Array(6), 'float32', 2)).message).toBe(
+      'decodeNpyData: expected count to be an integer from 0 to 1 (the float32 values in 6 bytes), got 2',
+    );
+    const dtype = thrown(() => decodeNpyData(new Uint8Array(8), 'int8' as 'float32', 2));
+    expect(dtype).toBeInstanceOf(RangeError);
+    expect(dtype.message).toBe(`decodeNpyData: expected dtype 'float32', 'float64' or 'float16', got string "int8"`);
   });
 });
 

@@ -179,6 +179,17 @@ describe('loadLayerNormWeights: safetensors in memory', () => {
     );
   });
 
+  it('takes dtype names from the file as data, not as property names', async () => {
+    for (const dtype of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      await expectFormatError(
+        loadLayerNormWeights(
+          rawSafetensors(`{"ln_f.weight":{"dtype":"${dtype}","shape":[2],"data_offsets":[0,8]}}`, new Uint8Array(8)),
+        ),
+        `tensor "ln_f.weight" has dtype ${dtype}; expected F32, F16 or BF16`,
+      );
+    }
+  });
+
   it('names the source in every message', async () => {
     const error = await rejection(loadLayerNormWeights(new Blob([rawSafetensors('nope', new Uint8Array(0))])));
     expect(error.message).toMatch(/^Blob \(12 bytes\): invalid safetensors: expected a JSON header/);

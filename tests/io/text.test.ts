@@ -66,6 +66,49 @@ describe('parseActivationsJson', () => {
   });
 });
 
+describe('parseActivationsJson: depth and size the input cannot turn against the parser', () => {
+  it('20,000 nested arrays are a FormatError, not a stack overflow', () => {
+    for (const text of ['['.repeat(20_000), `${'['.repeat(20_000)}1${']'.repeat(20_000)}`]) {
+      const e = formatErrorOf(() => parseActivationsJson(text, 'deep.json'));
+      expect(e.message).toMatch(/^deep\.json: invalid json: /);
+    }
+    const closed = formatErrorOf(() => parseActivationsJson(`${'['.repeat(20_000)}1${']'.repeat(20_000)}`));
+    expect(closed.message).toBe(
+      'invalid json: expected the activations to have at most 64 dimensions, got arrays nested deeper (line 1, column 65)',
+    );
+    const open = formatErrorOf(() => parseActivationsJson('['.repeat(20_000)));
+    expect(open.message).toBe(
+      'invalid json: expected a number, array or object, got the end of the input (line 1, column 20001)',
+    );
+  });
+
+  it('20,000 nested objects are a FormatError too', () => {
+    const text = `${'{"a": '.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const e = formatErrorOf(() => parseActivationsJson(text));
+    expect(e.message).toBe(
+      'invalid json: expected an object with "shape" and "data", got keys ["a"] (line 1, column 1)',
+    );
+  });
+
+  it('64 dimensions are fine; "shape" with 65 is not', () => {
+    const r = parseActivationsJson(`${'['.repeat(64)}7${']'.repeat(64)}`);
+    expect(r.shape).toEqual(new Array(64).fill(1));
+    expect(Array.from(r.data)).toEqual([7]);
+    const e = formatErrorOf(() => parseActivationsJson(`{"shape": [${new Array(65).fill(1).join(',')}], "data": [7]}`));
+    expect(e.message).toBe('invalid json: expected "shape" to have at most 64 dimensions, got 65 (line 1, column 11)');
+  });
+
+  it('a ragged document whose first arrays claim 10^20 values is refused before anything is sized from it', () => {
+    // Ten levels of 100: only the first array at each level is full, the rest are single numbers.
+    let text = '0';
+    for (let k = 0; k < 10; k++) text = `[${text}${',0'.repeat(99)}]`;
+    const e = formatErrorOf(() => parseActivationsJson(text));
+    expect(e.message).toBe(
+      'invalid json: ragged the activations: expected an array of 100 at depth 9, got the number 0 (line 1, column 9)',
+    );
+  });
+});
+
 describe('parseActivationsText', () => {
   it('reads rows separated by whitespace or commas, skipping blanks and comments', () => {
     const r = parseActivationsText('# x\n1 2 3\n\n4,5,  6\r\n-7e-1\t+8 nan # end\n');

@@ -3,7 +3,9 @@
  * C-order float arrays are accepted; everything else fails with a message saying how to convert.
  */
 
+import { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { decodeFloat16, decodeFloat32, decodeFloat64, encodeFloat32 } from './dtype.js';
+import { describe } from '../errors.js';
 import { FormatError } from './errors.js';
 
 export type NpyDtype = 'float32' | 'float64' | 'float16';
@@ -17,21 +19,25 @@ export interface NpyArray {
 }
 
 export interface NpyHeader {
+  /** The dtype stored in the file. */
   dtype: NpyDtype;
   shape: number[];
   /** Byte offset of the first element. */
   dataOffset: number;
+  /** Bytes per element: 4, 8 or 2. */
   itemSize: number;
   /** Number of elements, the product of the shape. */
   count: number;
 }
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
-const DTYPES: Record<string, [NpyDtype, number]> = {
-  '<f4': ['float32', 4],
-  '<f8': ['float64', 8],
-  '<f2': ['float16', 2],
-};
+const DTYPES = new Map<string, [NpyDtype, number]>([
+  ['<f4', ['float32', 4]],
+  ['<f8', ['float64', 8]],
+  ['<f2', ['float16', 2]],
+]);
+/** A name or an integer in the header dict (sticky: matched where the parser stands). */
+const WORD = /[A-Za-z_]\w*|-?\d+L?/y;
 /** A header bigger than this is not a real .npy header (NumPy itself caps it far lower). */
 const MAX_HEADER = 1 << 20;
 
@@ -45,60 +51,52 @@ export function isNpy(bytes: Uint8Array): boolean {
  */
 export function npyHeaderLength(first: Uint8Array, source = 'npy data'): number {
   const fail = (problem: string) => new FormatError('npy', problem, { source });
-  if (first.length < 10 || !isNpy(first)) {
+  if (!isNpy(first)) {
     const got = Array.from(first.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join(' ');
     throw fail(`expected the magic bytes 93 4e 55 4d 50 59 ("\\x93NUMPY"), got ${got || 'an empty file'}`);
   }
+  if (first.length < 10) throw fail(`expected a 10-byte preamble, got ${first.length} bytes`);
   const major = first[6]!;
-  if (major === 1) return 10 + (first[8]! | (first[9]! << 8));
-  if (major === 2 || major === 3) {
+  let preamble: number;
+  let len: number;
+  if (major === 1) {
+    preamble = 10;
+    len = first[8]! | (first[9]! << 8);
+  } else if (major === 2 || major === 3) {
     if (first.length < 12) throw fail(`expected a 12-byte preamble for version ${major}, got ${first.length} bytes`);
-    const len = new DataView(first.buffer, first.byteOffset + 8, 4).getUint32(0, true);
+    preamble = 12;
+    len = new DataView(first.buffer, first.byteOffset + 8, 4).getUint32(0, true);
     if (len > MAX_HEADER) throw fail(`header length ${len} exceeds the ${MAX_HEADER}-byte limit`);
-    return 12 + len;
+  } else {
+    throw fail(`expected format version 1, 2 or 3, got ${major}.${first[7]}`);
   }
-  throw fail(`expected format version 1, 2 or 3, got ${major}.${first[7]}`);
+  // "{}" is the shortest dict; NumPy's own headers are at least 64 bytes with their padding.
+  if (len < 2) throw fail(`expected a header dict after the ${preamble}-byte preamble, got a header length of ${len}`);
+  return preamble + len;
 }
 
 type PyValue = string | number | boolean | null | PyValue[] | { [key: string]: PyValue };
 
-/** Parses the Python dict literal NumPy writes, e.g. {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }. */
+interface OpenContainer {
+  close: '}' | ')' | ']';
+  items: PyValue[];
+  /** Set for a dict; a prototype-free object, so a '__proto__' key is just a key. */
+  dict: { [key: string]: PyValue } | null;
+  key: string | undefined;
+}
+
+/**
+ * Parses the Python dict literal NumPy writes, e.g. {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }.
+ * Nesting is tracked on an explicit stack, so a header of a million brackets is an error, not a
+ * stack overflow.
+ */
 function parsePyLiteral(text: string, fail: (problem: string) => FormatError): PyValue {
   let i = 0;
   const skip = () => {
     while (i < text.length && /\s/.test(text[i]!)) i++;
   };
-  const value = (): PyValue => {
-    skip();
-    if (i >= text.length) throw fail('the header ends before its dict is closed');
+  const atom = (): PyValue => {
     const c = text[i];
-    if (c === '{' || c === '(' || c === '[') {
-      const close = c === '{' ? '}' : c === '(' ? ')' : ']';
-      i++;
-      const items: PyValue[] = [];
-      const dict: Record<string, PyValue> = {};
-      for (;;) {
-        skip();
-        if (text[i] === close) {
-          i++;
-          return c === '{' ? dict : items;
-        }
-        const item = value();
-        if (c === '{') {
-          skip();
-          if (text[i] !== ':' || typeof item !== 'string')
-            throw fail(`expected "key: value" in the header dict at offset ${i}`);
-          i++;
-          dict[item] = value();
-        } else items.push(item);
-        skip();
-        if (text[i] === ',') i++;
-        else if (text[i] !== close)
-          throw fail(
-            `expected "," or "${close}" in the header at offset ${i}, got ${JSON.stringify(text[i] ?? 'end')}`,
-          );
-      }
-    }
     if (c === "'" || c === '"') {
       const end = text.indexOf(c, i + 1);
       if (end < 0) throw fail('unterminated string in the header');
@@ -106,7 +104,8 @@ function parsePyLiteral(text: string, fail: (problem: string) => FormatError): P
       i = end + 1;
       return s;
     }
-    const word = /^[A-Za-z_]\w*|^-?\d+L?/.exec(text.slice(i));
+    WORD.lastIndex = i;
+    const word = WORD.exec(text);
     if (!word) throw fail(`unexpected ${JSON.stringify(text[i] ?? 'end')} in the header at offset ${i}`);
     i += word[0].length;
     if (word[0] === 'True') return true;
@@ -116,10 +115,80 @@ function parsePyLiteral(text: string, fail: (problem: string) => FormatError): P
     if (!Number.isNaN(n)) return n;
     throw fail(`unexpected ${JSON.stringify(word[0])} in the header`);
   };
-  const result = value();
-  skip();
-  if (i < text.length) throw fail(`unexpected ${JSON.stringify(text.slice(i, i + 10))} after the header dict`);
-  return result;
+  const stack: OpenContainer[] = [];
+  for (;;) {
+    // Read one value, or open a container and go read its first element.
+    skip();
+    if (i >= text.length) throw fail('the header ends before its dict is closed');
+    const c = text[i];
+    let value: PyValue;
+    if (c === '{' || c === '(' || c === '[') {
+      const open: OpenContainer = {
+        close: c === '{' ? '}' : c === '(' ? ')' : ']',
+        items: [],
+        dict: c === '{' ? (Object.create(null) as { [key: string]: PyValue }) : null,
+        key: undefined,
+      };
+      i++;
+      skip();
+      if (text[i] !== open.close) {
+        stack.push(open);
+        continue;
+      }
+      i++;
+      value = open.dict ?? open.items;
+    } else {
+      value = atom();
+    }
+    // Hand the value to the innermost open container, closing every container that ends here.
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (!top) {
+        skip();
+        if (i < text.length) throw fail(`unexpected ${JSON.stringify(text.slice(i, i + 10))} after the header dict`);
+        return value;
+      }
+      if (top.dict && top.key === undefined) {
+        skip();
+        if (text[i] !== ':' || typeof value !== 'string')
+          throw fail(`expected "key: value" in the header dict at offset ${i}`);
+        i++;
+        top.key = value;
+        break;
+      }
+      if (top.dict) {
+        top.dict[top.key!] = value;
+        top.key = undefined;
+      } else top.items.push(value);
+      skip();
+      if (text[i] === ',') {
+        i++;
+        skip();
+        if (text[i] !== top.close) break;
+      } else if (text[i] !== top.close) {
+        throw fail(
+          `expected "," or "${top.close}" in the header at offset ${i}, got ${JSON.stringify(text[i] ?? 'end')}`,
+        );
+      }
+      i++;
+      stack.pop();
+      value = top.dict ?? top.items;
+    }
+  }
+}
+
+/** A header value for messages, at most two levels deep (a hostile header can nest a million). */
+function describePy(value: PyValue, depth = 2): string {
+  if (Array.isArray(value)) {
+    if (depth === 0) return value.length ? '[…]' : '[]';
+    const shown = value.slice(0, 6).map((v) => describePy(v, depth - 1));
+    return `[${shown.join(', ')}${value.length > 6 ? ', …' : ''}]`;
+  }
+  if (typeof value === 'object' && value !== null)
+    return depth === 0 ? '{…}' : `{${Object.keys(value).slice(0, 6).join(', ')}}`;
+  return typeof value === 'string'
+    ? JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)
+    : String(value);
 }
 
 /** Parses the preamble and header; `bytes` must hold at least `npyHeaderLength` bytes. */
@@ -136,10 +205,10 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
   const { descr, fortran_order: fortran, shape } = header;
   if (typeof descr !== 'string') {
     throw fail(
-      `expected a simple float dtype ('<f4', '<f8' or '<f2'), got a structured dtype ${JSON.stringify(descr)}`,
+      `expected a simple float dtype ('<f4', '<f8' or '<f2'), got a structured dtype ${descr === undefined ? 'undefined' : describePy(descr)}`,
     );
   }
-  const dtype = DTYPES[descr];
+  const dtype = DTYPES.get(descr);
   if (!dtype) {
     if (descr[0] === '>') {
       throw fail(
@@ -153,11 +222,13 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
   }
   if (fortran !== false) {
     throw fail(
-      `expected C order (fortran_order: False), got fortran_order: ${String(fortran)}; save np.ascontiguousarray(a)`,
+      `expected C order (fortran_order: False), got fortran_order: ${fortran === undefined ? 'undefined' : describePy(fortran)}; save np.ascontiguousarray(a)`,
     );
   }
   if (!Array.isArray(shape) || !shape.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) {
-    throw fail(`expected the shape to be a tuple of non-negative integers, got ${JSON.stringify(shape)}`);
+    throw fail(
+      `expected the shape to be a tuple of non-negative integers, got ${shape === undefined ? 'undefined' : describePy(shape)}`,
+    );
   }
   const dims = shape as number[];
   const count = dims.reduce((a, b) => a * b, 1);
@@ -165,16 +236,37 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
   return { dtype: dtype[0], itemSize: dtype[1], shape: dims, dataOffset: end, count };
 }
 
-/** Decodes `count` elements of `dtype` into float32. */
+/**
+ * Decodes `count` little-endian elements of `dtype` (as a .npy header gives it) into float32:
+ * float64 rounded once, float16 widened exactly. `bytes` may start at any offset.
+ */
 export function decodeNpyData(bytes: Uint8Array, dtype: NpyDtype, count: number): Float32Array {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('decodeNpyData: expected bytes to be a Uint8Array');
+  const itemSize = dtype === 'float32' ? 4 : dtype === 'float64' ? 8 : dtype === 'float16' ? 2 : 0;
+  if (itemSize === 0) {
+    const problem = `decodeNpyData: expected dtype 'float32', 'float64' or 'float16', got ${describe(dtype)}`;
+    throw typeof dtype === 'string' ? new RangeError(problem) : new TypeError(problem);
+  }
+  if (!Number.isSafeInteger(count) || count < 0 || count * itemSize > bytes.length) {
+    throw new RangeError(
+      `decodeNpyData: expected count to be an integer from 0 to ${Math.floor(bytes.length / itemSize)} (the ${dtype} values in ${bytes.length} bytes), got ${count}`,
+    );
+  }
   if (dtype === 'float32') return decodeFloat32(bytes, count);
   if (dtype === 'float64') return decodeFloat64(bytes, count);
   return decodeFloat16(bytes, count);
 }
 
+function asBytes(input: unknown, what: string): Uint8Array {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  throw new TypeError(`${what}: expected a Uint8Array or ArrayBuffer, got ${input === null ? 'null' : typeof input}`);
+}
+
 /** Reads a whole .npy file. float64 is rounded to float32 once; float16 widens exactly. */
 export function readNpy(input: Uint8Array | ArrayBuffer, source = 'npy data'): NpyArray {
-  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  const bytes = asBytes(input, 'readNpy');
   const header = parseNpyHeader(bytes, source);
   const expected = header.count * header.itemSize;
   const actual = bytes.length - header.dataOffset;
@@ -189,13 +281,54 @@ export function readNpy(input: Uint8Array | ArrayBuffer, source = 'npy data'): N
   return { data, shape: header.shape, dtype: header.dtype };
 }
 
+/** A shape as Python prints the tuple: (8,) or (2, 3). */
+function pyShape(shape: number[]): string {
+  return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
+}
+
+/**
+ * Reads the preamble and header through a byte source (two small reads), and checks that the
+ * file holds exactly the data the header promises when the size is known.
+ */
+export async function readNpyHeaderFrom(source: ByteSource): Promise<NpyHeader> {
+  const fail = (problem: string) => new FormatError('npy', problem, { source: source.describe });
+  const size = source.size;
+  if (size !== undefined && size < 10) throw fail(`expected a .npy file, got ${size} bytes`);
+  const first = await source.read(0, Math.min(12, size ?? 12));
+  const headerEnd = npyHeaderLength(first, source.describe);
+  if (size !== undefined && headerEnd > size) {
+    throw fail(`header length ${headerEnd} is larger than the ${size}-byte file`);
+  }
+  let headerBytes = first.subarray(0, headerEnd);
+  if (headerEnd > first.length) {
+    headerBytes = new Uint8Array(headerEnd);
+    headerBytes.set(first, 0);
+    headerBytes.set(await source.read(first.length, headerEnd - first.length), first.length);
+  }
+  const header = parseNpyHeader(headerBytes, source.describe);
+  const byteLength = header.count * header.itemSize;
+  if (size !== undefined && size !== header.dataOffset + byteLength) {
+    throw fail(
+      `shape ${pyShape(header.shape)} of ${header.dtype} needs ${byteLength} data bytes, the file has ${size - header.dataOffset}`,
+    );
+  }
+  return header;
+}
+
+/**
+ * The header of a .npy file — dtype, shape, where the data starts — read without reading the data,
+ * so a file of any size can be processed in slices (`decodeNpyData` turns each slice into float32).
+ * `source` is anything `openByteSource` takes: a Blob/File, bytes in memory, or an http(s) URL.
+ */
+export async function readNpyHeader(source: ByteSourceInput, options: ByteSourceOptions = {}): Promise<NpyHeader> {
+  return readNpyHeaderFrom(openByteSource(source, options));
+}
+
 /** A float32 ('<f4'), C-order, version 1.0 .npy file that np.load and torch read. */
 export function writeNpy(data: Float32Array, shape: number[]): Uint8Array {
   if (!(data instanceof Float32Array)) throw new TypeError('writeNpy: expected data to be a Float32Array');
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new TypeError(
-      `writeNpy: expected shape to be an array of non-negative integers, got ${JSON.stringify(shape)}`,
-    );
+    throw new TypeError(`writeNpy: expected shape to be an array of non-negative integers, got ${describe(shape)}`);
   }
   const count = shape.reduce((a, b) => a * b, 1);
   if (count !== data.length) {

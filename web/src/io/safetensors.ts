@@ -9,24 +9,25 @@ import { formatError, type TensorIndex, type TensorInfo } from './tensors.js';
 /** Refuse headers above this before allocating: real headers are tens of kilobytes. */
 export const MAX_HEADER_BYTES = 100 * 1024 * 1024;
 
-const DTYPE_SIZE: Record<string, number> = {
-  BOOL: 1,
-  U8: 1,
-  I8: 1,
-  F8_E5M2: 1,
-  F8_E4M3: 1,
-  F8_E8M0: 1,
-  I16: 2,
-  U16: 2,
-  F16: 2,
-  BF16: 2,
-  I32: 4,
-  U32: 4,
-  F32: 4,
-  I64: 8,
-  U64: 8,
-  F64: 8,
-};
+/** Element sizes by dtype name (a Map: the names come from the file, e.g. "constructor"). */
+const DTYPE_SIZE: ReadonlyMap<string, number> = new Map([
+  ['BOOL', 1],
+  ['U8', 1],
+  ['I8', 1],
+  ['F8_E5M2', 1],
+  ['F8_E4M3', 1],
+  ['F8_E8M0', 1],
+  ['I16', 2],
+  ['U16', 2],
+  ['F16', 2],
+  ['BF16', 2],
+  ['I32', 4],
+  ['U32', 4],
+  ['F32', 4],
+  ['I64', 8],
+  ['U64', 8],
+  ['F64', 8],
+]);
 
 /** Parses the header; `first8` are the file's first 8 bytes when the caller already has them. */
 export async function readSafetensorsIndex(source: ByteSource, first8?: Uint8Array): Promise<TensorIndex> {
@@ -89,7 +90,7 @@ export async function readSafetensorsIndex(source: ByteSource, first8?: Uint8Arr
         `tensor "${name}" data_offsets [${begin}, ${end}] run past the end of the data section (${dataSize} bytes)`,
       );
     }
-    const size = DTYPE_SIZE[dtype];
+    const size = DTYPE_SIZE.get(dtype);
     const count = (shape as number[]).reduce((a, b) => a * b, 1);
     if (size !== undefined && count * size !== end - begin) {
       throw fail(

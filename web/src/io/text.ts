@@ -75,61 +75,87 @@ class JsonReader {
     return JSON.stringify(this.text.slice(this.i, this.i + 12).split('\n')[0]);
   }
 
+  /**
+   * The whole input as one value. Containers are opened and closed on an explicit stack, so the
+   * nesting depth is bounded by memory, never by the call stack.
+   */
   document(): Node {
-    const node = this.value();
-    this.skip();
-    if (this.i < this.text.length) throw this.fail(`expected the end of the input, got ${this.found()}`);
-    return node;
+    const t = this.text;
+    const open: Array<ArrayNode | (ObjectNode & { key: string })> = [];
+    for (;;) {
+      // Read one value, or open a container and go read its first element.
+      this.skip();
+      const pos = this.i;
+      const c = t[pos];
+      let node: Node;
+      if (c === '[' || c === '{') {
+        this.i++;
+        this.skip();
+        if (c === '[') {
+          const array: ArrayNode = { kind: 'array', items: [], pos };
+          if (t[this.i] !== ']') {
+            open.push(array);
+            continue;
+          }
+          node = array;
+        } else {
+          const object = { kind: 'object' as const, entries: new Map<string, Node>(), pos, key: '' };
+          if (t[this.i] !== '}') {
+            object.key = this.propertyName();
+            open.push(object);
+            continue;
+          }
+          node = { kind: 'object', entries: object.entries, pos };
+        }
+        this.i++;
+      } else {
+        node = this.scalar(pos);
+      }
+      // Hand the value to the innermost open container, closing every container that ends here.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (!top) {
+          this.skip();
+          if (this.i < t.length) throw this.fail(`expected the end of the input, got ${this.found()}`);
+          return node;
+        }
+        if (top.kind === 'array') top.items.push(node);
+        else top.entries.set(top.key, node);
+        this.skip();
+        const close = top.kind === 'array' ? ']' : '}';
+        if (t[this.i] === ',') {
+          this.i++;
+          if (top.kind === 'object') top.key = this.propertyName();
+          break;
+        }
+        if (t[this.i] !== close) {
+          throw this.fail(
+            `expected "," or "${close}" in the ${top.kind === 'array' ? 'array' : 'object'}, got ${this.found()}`,
+          );
+        }
+        this.i++;
+        open.pop();
+        node = top.kind === 'array' ? top : { kind: 'object', entries: top.entries, pos: top.pos };
+      }
+    }
   }
 
-  private value(): Node {
-    this.skip();
+  /** `"name":` inside an object, leaving the reader at the value. */
+  private propertyName(): string {
     const t = this.text;
-    const pos = this.i;
-    const c = t[pos];
-    if (c === '[') {
-      this.i++;
-      const items: Node[] = [];
-      this.skip();
-      if (t[this.i] === ']') {
-        this.i++;
-        return { kind: 'array', items, pos };
-      }
-      for (;;) {
-        items.push(this.value());
-        this.skip();
-        if (t[this.i] === ',') this.i++;
-        else if (t[this.i] === ']') {
-          this.i++;
-          return { kind: 'array', items, pos };
-        } else throw this.fail(`expected "," or "]" in the array, got ${this.found()}`);
-      }
-    }
-    if (c === '{') {
-      this.i++;
-      const entries = new Map<string, Node>();
-      this.skip();
-      if (t[this.i] === '}') {
-        this.i++;
-        return { kind: 'object', entries, pos };
-      }
-      for (;;) {
-        this.skip();
-        if (t[this.i] !== '"') throw this.fail(`expected a quoted property name, got ${this.found()}`);
-        const key = this.string();
-        this.skip();
-        if (t[this.i] !== ':') throw this.fail(`expected ":" after the property name, got ${this.found()}`);
-        this.i++;
-        entries.set(key, this.value());
-        this.skip();
-        if (t[this.i] === ',') this.i++;
-        else if (t[this.i] === '}') {
-          this.i++;
-          return { kind: 'object', entries, pos };
-        } else throw this.fail(`expected "," or "}" in the object, got ${this.found()}`);
-      }
-    }
-    if (c === '"') return { kind: 'string', text: this.string(), pos };
+    this.skip();
+    if (t[this.i] !== '"') throw this.fail(`expected a quoted property name, got ${this.found()}`);
+    const key = this.string();
+    this.skip();
+    if (t[this.i] !== ':') throw this.fail(`expected ":" after the property name, got ${this.found()}`);
+    this.i++;
+    return key;
+  }
+
+  /** A number, a string or a literal starting at `pos`. */
+  private scalar(pos: number): Node {
+    const t = this.text;
+    if (t[pos] === '"') return { kind: 'string', text: this.string(), pos };
     NUMBER.lastIndex = pos;
     const num = NUMBER.exec(t);
     if (num) {
@@ -166,10 +192,16 @@ class JsonReader {
   }
 }
 
+/** NumPy's limit on the number of dimensions (NPY_MAXDIMS in NumPy 2). */
+const MAX_DIMS = 64;
+
 /** Flattens regular nested arrays; the first element at each depth fixes the shape. */
 function flatten(reader: JsonReader, root: Node, what: string): Activations {
   const shape: number[] = [];
   for (let node: Node | undefined = root; typeof node === 'object' && node.kind === 'array'; node = node.items[0]) {
+    if (shape.length === MAX_DIMS) {
+      throw reader.fail(`expected ${what} to have at most ${MAX_DIMS} dimensions, got arrays nested deeper`, node.pos);
+    }
     shape.push(node.items.length);
     if (node.items.length === 0) break;
   }
@@ -177,14 +209,16 @@ function flatten(reader: JsonReader, root: Node, what: string): Activations {
     const pos = typeof root === 'number' ? 0 : root.pos;
     throw reader.fail(`expected ${what} to be an array of numbers, got ${describeNode(root)}`, pos);
   }
-  const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
-  let k = 0;
-  const walk = (node: Node, depth: number, parent: ArrayNode): void => {
+  // Depth-first over an explicit stack, checking every array against the shape before any
+  // storage is sized from it (a ragged document may claim far more values than it holds).
+  const values: number[] = [];
+  const pending: Array<{ node: ArrayNode; depth: number; next: number }> = [];
+  const visit = (node: Node, depth: number, parent: ArrayNode): void => {
     if (depth === shape.length) {
       if (typeof node !== 'number') {
         throw reader.fail(`expected a number at depth ${depth} of ${what}, got ${describeNode(node)}`, node.pos);
       }
-      data[k++] = node;
+      values.push(node);
       return;
     }
     if (typeof node !== 'object' || node.kind !== 'array') {
@@ -200,10 +234,15 @@ function flatten(reader: JsonReader, root: Node, what: string): Activations {
         node.pos,
       );
     }
-    for (const item of node.items) walk(item, depth + 1, node);
+    pending.push({ node, depth, next: 0 });
   };
-  walk(root, 0, root as ArrayNode);
-  return { data, shape };
+  visit(root, 0, root as ArrayNode);
+  while (pending.length > 0) {
+    const top = pending[pending.length - 1]!;
+    if (top.next === top.node.items.length) pending.pop();
+    else visit(top.node.items[top.next++]!, top.depth + 1, top.node);
+  }
+  return { data: Float32Array.from(values), shape };
 }
 
 /**
@@ -236,6 +275,9 @@ export function parseActivationsJson(text: string, source?: string): Activations
       );
     }
     const shape = shapeNode.items as number[];
+    if (shape.length > MAX_DIMS) {
+      throw reader.fail(`expected "shape" to have at most ${MAX_DIMS} dimensions, got ${shape.length}`, shapeNode.pos);
+    }
     const flat = flatten(reader, dataNode, '"data"');
     const count = shape.reduce((a, b) => a * b, 1);
     if (flat.data.length !== count) {
