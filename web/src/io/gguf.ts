@@ -7,7 +7,7 @@
 
 import type { ByteSource } from './byte-source.js';
 import { MAX_HEADER_BYTES } from './safetensors.js';
-import { formatError, type TensorIndex, type TensorInfo } from './tensors.js';
+import { formatError, type GgufScalar, type TensorIndex, type TensorInfo } from './tensors.js';
 
 const TYPE_NAMES: Record<number, string> = {
   0: 'F32',
@@ -34,10 +34,20 @@ const TYPE_NAMES: Record<number, string> = {
 const TYPE_SIZE: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8, I8: 1, I16: 2, I32: 4, I64: 8 };
 /** Fixed byte size of the scalar metadata value types, by type id. */
 const SCALAR_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
+const FLOAT32 = 6;
 const STRING = 8;
 const ARRAY = 9;
 const FIRST_CHUNK = 16 * 1024;
 const MAX_COUNT = 1 << 26;
+
+/** The shortest decimal that rounds to the float32 `v` (its value when none is shorter). */
+function shortestFloat32(v: number): number {
+  for (let digits = 1; digits < 9; digits++) {
+    const candidate = Number(v.toPrecision(digits));
+    if (Math.fround(candidate) === v) return candidate;
+  }
+  return v;
+}
 
 /** A forward reader over the file's start that fetches more bytes when it runs out. */
 class GrowingCursor {
@@ -155,11 +165,12 @@ export async function readGgufIndex(source: ByteSource, first?: Uint8Array): Pro
   }
 
   let alignment = 32;
+  const metadata = new Map<string, GgufScalar>();
   for (let k = 0; k < kvCount; k++) {
     const key = await c.string(`metadata key ${k}`);
     const type = await c.u32(`the type of "${key}"`);
     if (type === STRING) {
-      await c.string(`the value of "${key}"`);
+      metadata.set(key, await c.string(`the value of "${key}"`));
     } else if (type === ARRAY) {
       const elemType = await c.u32(`the element type of "${key}"`);
       const count = await c.u64(`the length of "${key}"`);
@@ -173,6 +184,8 @@ export async function readGgufIndex(source: ByteSource, first?: Uint8Array): Pro
       }
     } else if (SCALAR_SIZE[type] !== undefined) {
       const value = await c.scalar(type, `the value of "${key}"`);
+      // float32 values (ε is one) as the shortest decimal that rounds to them: 1e-5, not 9.99999974737875e-6.
+      metadata.set(key, type === FLOAT32 ? shortestFloat32(value as number) : value);
       if (key === 'general.alignment') {
         const a = Number(value);
         if (!Number.isSafeInteger(a) || a <= 0 || (a & (a - 1)) !== 0) {
@@ -215,5 +228,5 @@ export async function readGgufIndex(source: ByteSource, first?: Uint8Array): Pro
     }
     tensors.set(name, { name, dtype, shape: [...dims].reverse(), offset: dataStart + offset, byteLength });
   }
-  return { format: 'gguf', tensors, headerBytes: c.pos, prefix: c.bytes };
+  return { format: 'gguf', tensors, headerBytes: c.pos, prefix: c.bytes, metadata };
 }

@@ -16,6 +16,9 @@ export interface TensorInfo {
   byteLength: number | undefined;
 }
 
+/** A GGUF metadata value other than an array (arrays, e.g. the vocabulary, are skipped). */
+export type GgufScalar = string | number | bigint | boolean;
+
 export interface TensorIndex {
   format: FileFormat;
   tensors: Map<string, TensorInfo>;
@@ -23,9 +26,17 @@ export interface TensorIndex {
   headerBytes: number;
   /** The file's first bytes as already read while parsing; tensors inside need no new read. */
   prefix?: Uint8Array;
+  /** GGUF only: the scalar and string metadata, e.g. general.architecture. */
+  metadata?: ReadonlyMap<string, GgufScalar>;
 }
 
-export const ELEMENT_SIZE: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8 };
+/** Element sizes of the dtypes `decodeTensor` can widen to float32 (a Map: dtype names come from files). */
+export const ELEMENT_SIZE: ReadonlyMap<string, number> = new Map([
+  ['F32', 4],
+  ['F16', 2],
+  ['BF16', 2],
+  ['F64', 8],
+]);
 
 export function decodeTensor(bytes: Uint8Array, dtype: string, count: number): Float32Array {
   switch (dtype) {

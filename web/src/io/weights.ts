@@ -1,14 +1,20 @@
 /**
- * loadLayerNormWeights: the gain and bias of one LayerNorm from a checkpoint, reading only the
- * header and the two tensors' bytes.
+ * loadNormWeights / loadLayerNormWeights: the gain (and bias) of one norm layer from a
+ * checkpoint, reading only the header and the tensors' bytes, with the norm's kind and ε as the
+ * checkpoint states them.
  */
 
 import { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
+import { readModelConfig, readSiblingConfig, type ConfigSource, type ModelConfig } from './config.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { readGgufIndex } from './gguf.js';
-import { decodeNpyData, isNpy, npyHeaderLength, parseNpyHeader } from './npy.js';
+import { configEvidence, decideNorm, ggufEvidence, type NormEvidence, type NormKind } from './norm-kind.js';
+import { decodeNpyData, isNpy, readNpyHeaderFrom } from './npy.js';
 import { readSafetensorsIndex } from './safetensors.js';
 import { decodeTensor, ELEMENT_SIZE, readTensorBytes, type TensorIndex, type TensorInfo } from './tensors.js';
+
+export type { NormKind } from './norm-kind.js';
+export type { ConfigSource } from './config.js';
 
 /** GPT-2 small on the Hugging Face Hub; its final LayerNorm is `ln_f.weight` / `ln_f.bias`. */
 export const GPT2_SAFETENSORS_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
@@ -19,6 +25,9 @@ export const KNOWN_LAYERNORM_NAMES: ReadonlyArray<readonly [string, string]> = [
   ['transformer.ln_f.weight', 'transformer.ln_f.bias'],
   ['output_norm.weight', 'output_norm.bias'],
 ];
+
+/** The final norm of Hugging Face Llama-family checkpoints, looked for when the checkpoint says RMSNorm. */
+const KNOWN_RMSNORM_NAMES = ['model.norm.weight'];
 
 /** Two separate .npy files, e.g. exported with np.save('gamma.npy', ln.weight.detach().numpy()). */
 export interface NpyPairSource {
@@ -36,12 +45,30 @@ export interface LoadWeightsOptions extends ByteSourceOptions {
   bias?: string | null;
   /** Skip detection by magic bytes. */
   format?: 'safetensors' | 'gguf' | 'npy';
+  /**
+   * The model's config.json (a URL, Blob/File, its bytes, or the parsed object), which says
+   * whether the norms are LayerNorms or RMSNorms and their ε. Omitted: for a file on the Hugging
+   * Face Hub (https://huggingface.co/…/resolve/…), the config.json beside it is fetched, and its
+   * absence is not an error. null: read none. A GGUF describes itself; its metadata comes first.
+   */
+  config?: ConfigSource | null;
 }
 
-export interface LayerNormWeights {
+/** What a norm layer's weights look like, LayerNorm or RMSNorm. */
+export interface NormWeights {
   gamma: Float32Array;
+  /** The bias; always null for an RMSNorm. */
   beta: Float32Array | null;
   d: number;
+  /**
+   * 'rmsnorm' when the checkpoint says so (GGUF `<arch>.attention.layer_norm_rms_epsilon`,
+   * config.json `rms_norm_eps`); otherwise 'layernorm'.
+   */
+  norm: NormKind;
+  /** ε as the checkpoint states it; null when it does not say (use your own, e.g. 1e-5). */
+  eps: number | null;
+  /** GGUF general.architecture or config.json model_type, e.g. 'gpt2', 'llama'; null when unknown. */
+  architecture: string | null;
   /** Tensor names used (for .npy pairs, the files). */
   names: { weight: string; bias: string | null };
   /** Stored dtype of the gain, e.g. "F32", "F16", "BF16" (npy: "float32" …). */
@@ -52,6 +79,11 @@ export interface LayerNormWeights {
   bytesRead: number;
   /** The URL, file name or buffer description. */
   source: string;
+}
+
+/** A LayerNorm's weights: what `loadLayerNormWeights` returns. */
+export interface LayerNormWeights extends NormWeights {
+  norm: 'layernorm';
 }
 
 function isNpyPair(value: unknown): value is NpyPairSource {
@@ -82,10 +114,11 @@ function listNames(names: string[], max = 20): string {
   return names.length > max ? `${shown}, … (${names.length} in all)` : shown || '(none)';
 }
 
-export function resolveLayerNormNames(
+function resolveNormNames(
   index: TensorIndex,
   options: { weight?: string; bias?: string | null },
   fail: (problem: string) => Error,
+  rmsOnly: boolean,
 ): { weight: string; bias: string | null } {
   const all = [...index.tensors.keys()];
   const candidates = all.filter((n) => /norm|(^|\.)ln_f\./i.test(n) && /(weight|gamma|scale)$/.test(n));
@@ -112,6 +145,9 @@ export function resolveLayerNormNames(
   for (const [weight] of KNOWN_LAYERNORM_NAMES) {
     if (index.tensors.has(weight)) return { weight, bias: pickBias(weight) };
   }
+  if (rmsOnly) {
+    for (const weight of KNOWN_RMSNORM_NAMES) if (index.tensors.has(weight)) return { weight, bias: null };
+  }
   const oneDim = candidates.filter((n) => index.tensors.get(n)!.shape.length === 1);
   if (oneDim.length === 1) return { weight: oneDim[0]!, bias: pickBias(oneDim[0]!) };
   throw fail(
@@ -122,7 +158,7 @@ export function resolveLayerNormNames(
 }
 
 function checkVector(info: TensorInfo, format: FileFormat, fail: (p: string) => Error): number {
-  if (ELEMENT_SIZE[info.dtype] === undefined) {
+  if (!ELEMENT_SIZE.has(info.dtype)) {
     throw fail(`tensor "${info.name}" has dtype ${info.dtype}; expected F32, F16 or BF16`);
   }
   if (info.shape.length !== 1) {
@@ -132,15 +168,57 @@ function checkVector(info: TensorInfo, format: FileFormat, fail: (p: string) => 
   return info.shape[0]!;
 }
 
+/** The evidence a checkpoint offers: GGUF metadata first, then config.json. */
+function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail: (p: string) => Error): NormEvidence {
+  const own = ggufEvidence(index?.metadata, fail);
+  if (own.layernorm || own.rmsnorm) return own;
+  const fromConfig = configEvidence(config, fail);
+  return { ...fromConfig, architecture: own.architecture ?? fromConfig.architecture };
+}
+
+/** Which kinds the caller takes: loadLayerNormWeights refuses an RMSNorm before reading its data. */
+type Accept = NormKind | 'any';
+
+function refuseRmsNorm(weight: string, said: string | null, fail: (p: string) => Error): Error {
+  return fail(
+    `expected a LayerNorm, got an RMSNorm: "${weight}" is the gain of an RMSNorm (${said}); ` +
+      'load it with loadNormWeights, which returns either kind',
+  );
+}
+
+/** Settles the norm kind for the chosen tensors; an RMSNorm drops the bias (it has none). */
+function settleNorm(
+  evidence: NormEvidence,
+  names: { weight: string; bias: string | null },
+  options: LoadWeightsOptions,
+  accept: Accept,
+  fail: (p: string) => Error,
+): { norm: NormKind; eps: number | null; names: { weight: string; bias: string | null } } {
+  const decided = decideNorm(evidence, names.bias !== null);
+  if (decided.norm === 'layernorm') return { norm: 'layernorm', eps: decided.eps, names };
+  if (accept === 'layernorm') throw refuseRmsNorm(names.weight, decided.said, fail);
+  if (typeof options.bias === 'string') {
+    throw fail(
+      `expected a bias beside "${names.weight}", but it is the gain of an RMSNorm (${decided.said}), which has none; leave out options.bias`,
+    );
+  }
+  return { norm: 'rmsnorm', eps: decided.eps, names: { weight: names.weight, bias: null } };
+}
+
 async function loadFromCheckpoint(
   source: ByteSource,
   first: Uint8Array,
   format: 'safetensors' | 'gguf',
   options: LoadWeightsOptions,
-): Promise<LayerNormWeights> {
+  config: Promise<ModelConfig | null>,
+  accept: Accept,
+): Promise<NormWeights> {
   const index = format === 'gguf' ? await readGgufIndex(source, first) : await readSafetensorsIndex(source, first);
   const fail = (problem: string) => new FormatError(format, problem, { source: source.describe });
-  const names = resolveLayerNormNames(index, options, fail);
+  const evidence = evidenceFor(index, await config, fail);
+  const rmsOnly = evidence.rmsnorm !== null && evidence.layernorm === null;
+  const settled = settleNorm(evidence, resolveNormNames(index, options, fail, rmsOnly), options, accept, fail);
+  const names = settled.names;
   const wInfo = index.tensors.get(names.weight)!;
   const bInfo = names.bias !== null ? index.tensors.get(names.bias)! : null;
   const d = checkVector(wInfo, format, fail);
@@ -155,6 +233,9 @@ async function loadFromCheckpoint(
     gamma: decodeTensor(bytes[0]!, wInfo.dtype, d),
     beta: bInfo ? decodeTensor(bytes[1]!, bInfo.dtype, d) : null,
     d,
+    norm: settled.norm,
+    eps: settled.eps,
+    architecture: evidence.architecture,
     names,
     dtype: wInfo.dtype,
     dtypes: { weight: wInfo.dtype, bias: bInfo?.dtype ?? null },
@@ -166,27 +247,13 @@ async function loadFromCheckpoint(
 
 /** Reads a 1-D .npy through a byte source: preamble, header, then exactly the data. */
 async function readNpyVector(source: ByteSource): Promise<{ data: Float32Array; dtype: string }> {
-  const fail = (problem: string) => new FormatError('npy', problem, { source: source.describe });
-  if (source.size !== undefined && source.size < 12) throw fail(`expected a .npy file, got ${source.size} bytes`);
-  const preamble = await source.read(0, 12);
-  const headerEnd = npyHeaderLength(preamble, source.describe);
-  if (source.size !== undefined && headerEnd > source.size) {
-    throw fail(`header length ${headerEnd} is larger than the ${source.size}-byte file`);
-  }
-  const rest = await source.read(12, headerEnd - 12);
-  const headerBytes = new Uint8Array(headerEnd);
-  headerBytes.set(preamble, 0);
-  headerBytes.set(rest, 12);
-  const header = parseNpyHeader(headerBytes, source.describe);
+  const header = await readNpyHeaderFrom(source);
   if (header.shape.length !== 1) {
-    throw fail(`expected a vector of shape (d,), got shape (${header.shape.join(', ')})`);
+    throw new FormatError('npy', `expected a vector of shape (d,), got shape (${header.shape.join(', ')})`, {
+      source: source.describe,
+    });
   }
   const byteLength = header.count * header.itemSize;
-  if (source.size !== undefined && source.size !== header.dataOffset + byteLength) {
-    throw fail(
-      `shape (${header.count},) of ${header.dtype} needs ${byteLength} data bytes, the file has ${source.size - header.dataOffset}`,
-    );
-  }
   const data = decodeNpyData(await source.read(header.dataOffset, byteLength), header.dtype, header.count);
   return { data, dtype: header.dtype };
 }
@@ -208,7 +275,12 @@ function sharedProgress(options: LoadWeightsOptions, count: number): ByteSourceO
   }));
 }
 
-async function loadNpyPair(pair: NpyPairSource, options: LoadWeightsOptions): Promise<LayerNormWeights> {
+async function loadNpyPair(
+  pair: NpyPairSource,
+  options: LoadWeightsOptions,
+  config: Promise<ModelConfig | null>,
+  accept: Accept,
+): Promise<NormWeights> {
   if (options.bias !== undefined && options.bias !== null) {
     throw new TypeError('loadLayerNormWeights: options.bias names a tensor, but a .npy pair has no tensor names');
   }
@@ -217,18 +289,29 @@ async function loadNpyPair(pair: NpyPairSource, options: LoadWeightsOptions): Pr
   const gSrc = openByteSource(pair.gamma, gOpts);
   const bSrc = hasBeta ? openByteSource(pair.beta!, bOpts) : null;
   const [g, b] = await Promise.all([readNpyVector(gSrc), bSrc ? readNpyVector(bSrc) : Promise.resolve(null)]);
+  const fail = (problem: string) => new FormatError('npy', problem, { source: gSrc.describe });
   if (b && b.data.length !== g.data.length) {
-    throw new FormatError(
-      'npy',
+    throw fail(
       `gamma has ${g.data.length} values but beta (${bSrc!.describe}) has ${b.data.length}; expected equal lengths`,
-      { source: gSrc.describe },
+    );
+  }
+  const evidence = evidenceFor(null, await config, fail);
+  const names = { weight: gSrc.describe, bias: bSrc ? bSrc.describe : null };
+  const decided = decideNorm(evidence, b !== null);
+  if (decided.norm === 'rmsnorm' && accept === 'layernorm') throw refuseRmsNorm(names.weight, decided.said, fail);
+  if (decided.norm === 'rmsnorm' && b) {
+    throw fail(
+      `expected a gain only: the config says RMSNorm (${decided.said}), which has no bias, but a beta file was given (${bSrc!.describe})`,
     );
   }
   return {
     gamma: g.data,
     beta: b ? b.data : null,
     d: g.data.length,
-    names: { weight: gSrc.describe, bias: bSrc ? bSrc.describe : null },
+    norm: decided.norm,
+    eps: decided.eps,
+    architecture: evidence.architecture,
+    names,
     dtype: g.dtype,
     dtypes: { weight: g.dtype, bias: b ? b.dtype : null },
     format: 'npy',
@@ -237,18 +320,24 @@ async function loadNpyPair(pair: NpyPairSource, options: LoadWeightsOptions): Pr
   };
 }
 
-/**
- * Loads a LayerNorm's gain and bias from safetensors, GGUF or .npy, reading only the header and
- * the two tensors (a few KB for GPT-2's ln_f out of a 548 MB checkpoint).
- *
- * `source`: an http(s) URL (read with Range requests), a Blob/File (in Node, fs.openAsBlob), an
- * ArrayBuffer/Uint8Array, or `{ gamma, beta }` of .npy sources.
- */
-export async function loadLayerNormWeights(
-  source: WeightsSource,
-  options: LoadWeightsOptions = {},
-): Promise<LayerNormWeights> {
-  if (isNpyPair(source)) return loadNpyPair(source, options);
+/** The config.json to consult: the one given, else the Hub sibling of a Hub URL, else none. */
+function configFor(source: WeightsSource, options: LoadWeightsOptions): Promise<ModelConfig | null> {
+  const pending =
+    options.config === null
+      ? Promise.resolve(null)
+      : options.config !== undefined
+        ? readModelConfig(options.config, options)
+        : isNpyPair(source)
+          ? Promise.resolve(null)
+          : readSiblingConfig(source, options);
+  // Awaited only once the checkpoint's header is in; until then a rejection is not "unhandled".
+  pending.catch(() => undefined);
+  return pending;
+}
+
+async function load(source: WeightsSource, options: LoadWeightsOptions, accept: Accept): Promise<NormWeights> {
+  const config = configFor(source, options);
+  if (isNpyPair(source)) return loadNpyPair(source, options, config, accept);
   const bytes = openByteSource(source, options);
   const fail = (problem: string) =>
     new FormatError(options.format ?? 'safetensors', problem, { source: bytes.describe });
@@ -265,9 +354,36 @@ export async function loadLayerNormWeights(
     if (options.bias !== undefined && options.bias !== null) {
       throw new TypeError('loadLayerNormWeights: a single .npy holds the gain only; pass { gamma, beta } for a pair');
     }
-    const result = await loadNpyPair({ gamma: source, beta: null }, options);
+    const result = await loadNpyPair({ gamma: source, beta: null }, options, config, accept);
     // The format sniff above was a read too.
     return { ...result, bytesRead: result.bytesRead + bytes.bytesRead };
   }
-  return loadFromCheckpoint(bytes, first, format, options);
+  return loadFromCheckpoint(bytes, first, format, options, config, accept);
+}
+
+/**
+ * Loads the gain (and bias) of a norm layer — a LayerNorm or an RMSNorm — from safetensors, GGUF
+ * or .npy, reading only the header and the tensors (a few KB for GPT-2's ln_f out of a 548 MB
+ * checkpoint). The result says which kind it is (`norm`) and the checkpoint's ε (`eps`, null
+ * when the checkpoint does not say): from a GGUF's metadata, or from config.json (`options.config`,
+ * or the Hub's config.json beside a Hub URL).
+ *
+ * `source`: an http(s) URL (read with Range requests), a Blob/File (in Node, fs.openAsBlob), an
+ * ArrayBuffer/Uint8Array, or `{ gamma, beta }` of .npy sources.
+ */
+export function loadNormWeights(source: WeightsSource, options: LoadWeightsOptions = {}): Promise<NormWeights> {
+  return load(source, options, 'any');
+}
+
+/**
+ * Loads a LayerNorm's gain and bias (see `loadNormWeights` for sources and options). A checkpoint
+ * that says its norms are RMSNorms (a Llama-family GGUF, a config.json with `rms_norm_eps`) is
+ * refused with a FormatError naming what it holds, before its tensors are read: load those with
+ * `loadNormWeights`.
+ */
+export async function loadLayerNormWeights(
+  source: WeightsSource,
+  options: LoadWeightsOptions = {},
+): Promise<LayerNormWeights> {
+  return (await load(source, options, 'layernorm')) as LayerNormWeights;
 }
