@@ -4,8 +4,7 @@
  * stays responsive. The output is kept as a Blob (a valid .npy) and a sample of rows is transferred
  * back for the heatmap.
  */
-import { init } from 'layernorm-wasm';
-import { parseNpyHeader } from './npyheader';
+import { decodeNpyData, init, readNpyHeader } from 'layernorm-wasm';
 import type { WorkerRequest, WorkerMessage } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -29,19 +28,15 @@ async function run(req: Extract<WorkerRequest, { type: 'run' }>): Promise<void> 
   const t0 = performance.now();
   const rt = await init();
   const { file, d, eps } = req;
-  const head = parseNpyHeader(new Uint8Array(await file.slice(0, 4096).arrayBuffer()), file.name);
+  const head = await readNpyHeader(file);
   const last = head.shape[head.shape.length - 1];
   if (head.shape.length === 0 || last !== d) {
     throw new Error(
       `${file.name}: shape [${head.shape.join(', ')}] does not match the weights: the last axis must be d = ${d}`,
     );
   }
-  const itemSize = head.dtype === 'float32' ? 4 : 8;
+  const itemSize = head.itemSize;
   const rows = head.shape.slice(0, -1).reduce((a, b) => a * b, 1);
-  const expected = head.dataOffset + rows * d * itemSize;
-  if (file.size < expected) {
-    throw new Error(`${file.name}: file is truncated: ${file.size} bytes, the header promises ${expected}`);
-  }
   post({ type: 'start', rows, d, shape: head.shape, backend: rt.backend, kernel: rt.kernel });
   const chunkRows = Math.max(1, Math.floor(CHUNK_BYTES / (d * itemSize)));
   const parts: BlobPart[] = [npyHeader(head.shape) as Uint8Array<ArrayBuffer>];
@@ -61,7 +56,7 @@ async function run(req: Extract<WorkerRequest, { type: 'run' }>): Promise<void> 
       const n = Math.min(chunkRows, rows - r0);
       const start = head.dataOffset + r0 * d * itemSize;
       const buf = await file.slice(start, start + n * d * itemSize).arrayBuffer();
-      const x = itemSize === 4 ? new Float32Array(buf) : Float32Array.from(new Float64Array(buf));
+      const x = decodeNpyData(new Uint8Array(buf), head.dtype, n * d);
       const k0 = performance.now();
       const y = layer.forward(x);
       kernelMs += performance.now() - k0;
