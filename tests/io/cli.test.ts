@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,8 +110,14 @@ describe('CLI (in process, reference runtime)', () => {
     );
     expect(res.err).toBe('');
     expect(res.code).toBe(0);
-    expect(res.out).toContain(`weights   ln_f.weight, ln_f.bias [F32] from Blob (${weightsFile.length} bytes)`);
-    expect(res.out).toContain(`input     ${p('x.npy')} shape [2, 3, ${D}]: ${ROWS} rows, d = ${D}, eps = 0.00001`);
+    expect(res.out).toContain(
+      `weights   ln_f.weight, ln_f.bias [F32] from ${p('model.safetensors')} (${weightsFile.length} bytes), ` +
+        // The header and ln_f's two tensors, not h.0.ln_1's.
+        `${weightsFile.length - 2 * D * 4} B read`,
+    );
+    expect(res.out).toContain(
+      `input     ${p('x.npy')} shape [2, 3, ${D}]: ${ROWS} rows, d = ${D}, eps = 0.00001 (default)`,
+    );
     expect(res.out).toContain('backend   scalar, kernel reference');
     expect(res.out).toMatch(/time {6}\d+\.\d{3} ms/);
     expect(res.out).toMatch(/mean {6}\[-?\d/);
@@ -179,7 +195,9 @@ describe('CLI (in process, reference runtime)', () => {
       p('y_ref.npy'),
     );
     expect(npy.code, npy.err).toBe(0);
-    expect(npy.out).toContain('[float32]');
+    expect(npy.out).toContain(
+      `[float32] from ${p('gamma.npy')} (${128 + 4 * D} bytes) + ${p('beta.npy')} (${128 + 4 * D} bytes)`,
+    );
   });
 
   it('loads weights from a URL with range requests', async () => {
@@ -225,6 +243,85 @@ describe('CLI (in process, reference runtime)', () => {
     }
   });
 
+  it('--out replaces the previous file as a whole: written beside it, then renamed over it', async () => {
+    const out = p('atomic/y.npy');
+    mkdirSync(p('atomic'), { recursive: true });
+    const previous = writeNpy(Float32Array.of(1, 2, 3), [3]);
+    writeFileSync(out, previous);
+    // A second name for the previous file: writing in place would change what it shows too.
+    linkSync(out, p('atomic/previous.npy'));
+    const res = await cli('--weights', p('model.safetensors'), '--in', p('x.npy'), '--out', out);
+    expect(res.code, res.err).toBe(0);
+    expect(readNpy(readFileSync(out)).data).toEqual(yRef);
+    expect(new Uint8Array(readFileSync(p('atomic/previous.npy')))).toEqual(previous);
+    expect(statSync(out).ino).not.toBe(statSync(p('atomic/previous.npy')).ino);
+    expect(readdirSync(p('atomic')).sort()).toEqual(['previous.npy', 'y.npy']);
+  });
+
+  it('--out into a folder that does not exist is refused plainly, before any work', async () => {
+    server.reset();
+    const res = await cli('--weights', server.url('model.safetensors'), '--in', p('x.npy'), '--out', p('nodir/y.npy'));
+    expect(res.code).toBe(2);
+    expect(res.err).toContain(`--out: the folder "${p('nodir')}" does not exist`);
+    expect(res.err).not.toContain('ENOENT');
+    expect(server.requests).toHaveLength(0);
+    const folder = await cli('--weights', p('model.safetensors'), '--in', p('x.npy'), '--out', dir + '/');
+    expect(folder.code).toBe(2);
+  });
+
+  it("uses the checkpoint's ε when --eps is not given, and --eps when it is", async () => {
+    writeFileSync(p('config.json'), JSON.stringify({ model_type: 'gpt2', layer_norm_epsilon: 0.5 }));
+    const res = await cli(
+      '--weights',
+      p('model.safetensors'),
+      '--config',
+      p('config.json'),
+      '--in',
+      p('x.npy'),
+      '--out',
+      p('y_eps.npy'),
+    );
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toContain(`d = ${D}, eps = 0.5 (from the checkpoint)`);
+    expect(readNpy(readFileSync(p('y_eps.npy'))).data).toEqual(layerNormReference(x, D, { gamma, beta, eps: 0.5 }));
+    const given = await cli(
+      '--weights',
+      p('model.safetensors'),
+      '--config',
+      p('config.json'),
+      '--in',
+      p('x.npy'),
+      '--eps',
+      '1e-3',
+    );
+    expect(given.out).toContain(`eps = 0.001 (--eps)`);
+  });
+
+  it('--expect fails when non-finite values disagree, and says how many', async () => {
+    const xNaN = x.slice();
+    xNaN[2 * D + 1] = NaN; // row 2 comes out all NaN
+    writeFileSync(p('x_nan.npy'), writeNpy(xNaN, [ROWS, D]));
+    const yNaN = layerNormReference(xNaN, D, { gamma, beta, eps: 1e-5 });
+    writeFileSync(p('y_nan.npy'), writeNpy(yNaN, [ROWS, D]));
+    const same = await cli('--weights', p('model.safetensors'), '--in', p('x_nan.npy'), '--expect', p('y_nan.npy'));
+    expect(same.code, same.out).toBe(0);
+    const inf = yNaN.slice();
+    inf.fill(Infinity, 2 * D, 2 * D + 3);
+    inf[2 * D + 3] = -Infinity;
+    writeFileSync(p('y_inf.npy'), writeNpy(inf, [ROWS, D]));
+    const res = await cli('--weights', p('model.safetensors'), '--in', p('x_nan.npy'), '--expect', p('y_inf.npy'));
+    expect(res.code).toBe(1);
+    expect(res.out).toContain('4 non-finite values disagree (NaN, +Inf, -Inf)');
+    expect(res.out).toContain('result    FAIL: 4 non-finite values disagree');
+  });
+
+  it('names a local checkpoint by its path in messages', async () => {
+    writeFileSync(p('llama.safetensors'), weightsFile.subarray(0, 20));
+    const res = await cli('--weights', p('llama.safetensors'), '--in', p('x.npy'));
+    expect(res.code).toBe(1);
+    expect(res.err).toContain(`layernorm-wasm: ${p('llama.safetensors')} (20 bytes): invalid safetensors:`);
+  });
+
   it('exits 1 for data that does not fit the weights', async () => {
     writeFileSync(p('x5.npy'), writeNpy(new Float32Array(10), [2, 5]));
     const res = await cli('--weights', p('model.safetensors'), '--in', p('x5.npy'));
@@ -237,9 +334,17 @@ describe('CLI (in process, reference runtime)', () => {
   });
 });
 
-// The built package, as `npx layernorm-wasm` runs it. `npm test` builds first; a bare
-// `vitest run` on a tree without dist/ skips this block.
-describe.skipIf(!existsSync(distCli) || !existsSync(join(root, 'dist', 'wasm')))('CLI (dist/cli.js)', () => {
+// The built package, as `npx layernorm-wasm` runs it. `npm test` builds dist/ first; without it
+// this block fails (it does not skip): run `npm run build`.
+describe('CLI (dist/cli.js)', () => {
+  beforeAll(() => {
+    expect(existsSync(distCli), `${distCli} is missing: run npm run build`).toBe(true);
+    expect(
+      existsSync(join(root, 'dist', 'wasm', 'layernorm-simd.wasm')),
+      'dist/wasm is missing: run npm run build',
+    ).toBe(true);
+  });
+
   const spawn = (args: string[]) =>
     new Promise<{ code: number; out: string; err: string }>((resolve) => {
       execFile(process.execPath, [distCli, ...args], (error, stdout, stderr) => {

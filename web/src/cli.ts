@@ -4,9 +4,9 @@
  * of a checkpoint, optionally checking the result against a reference output.
  */
 
-import { openAsBlob } from 'node:fs';
-import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { constants, openAsBlob } from 'node:fs';
+import { access, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compareOutputs, init } from './index.js';
@@ -36,12 +36,16 @@ Weights
   --bias-name <name>     bias tensor (default: the gain's sibling, e.g. ln_f.bias)
   --no-bias              load the gain only (bias-free LayerNorm)
   --beta <file>          with a .npy gain: the bias .npy
-  --eps <number>         ε added to the variance (default 1e-5)
+  --config <url|file>    the model's config.json, for ε and the kind of norm (read by itself
+                         for a Hugging Face Hub URL)
+  --eps <number>         ε added to the variance (default: the checkpoint's ε when it states
+                         one — GGUF metadata or config.json — else 1e-5)
 
 Data
   --in <file>            activations: .npy (float32/float64/float16, C order), .json (nested
                          arrays or {"shape", "data"}), or .txt/.csv (one row per line)
-  --out <file>           where to write y as float32 .npy (same shape as the input)
+  --out <file>           where to write y as float32 .npy (same shape as the input); written
+                         to a temporary file beside it, then renamed over it
   --expect <file>        reference output to compare with (same formats as --in)
   --tol <number>         largest acceptable max |y − expected| (default 1e-5)
 
@@ -75,15 +79,56 @@ async function existingFile(flag: string, path: string): Promise<void> {
   if (!info.isFile()) throw new UsageError(`${flag}: ${JSON.stringify(path)} is not a file`);
 }
 
-async function weightsSource(flag: string, spec: string): Promise<WeightsSource> {
+async function weightsSource(flag: string, spec: string): Promise<string | File> {
   if (spec === 'gpt2') return GPT2_SAFETENSORS_URL;
   if (/^https?:\/\//i.test(spec)) return spec;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
     throw new UsageError(`${flag}: expected an http(s) URL or a file path, got ${JSON.stringify(spec)}`);
   }
   await existingFile(flag, spec);
-  // A Blob backed by the file: reads are ranges, the checkpoint is never loaded whole.
-  return openAsBlob(spec);
+  // A Blob backed by the file: reads are ranges, the checkpoint is never loaded whole. As a File
+  // named by its path, messages and the summary name the file.
+  return new File([await openAsBlob(spec)], spec);
+}
+
+/** Fails before any work when --out cannot be written: a missing folder, a folder as the target. */
+async function checkOutput(path: string): Promise<void> {
+  const folder = dirname(path);
+  const info = await stat(folder).catch(() => null);
+  if (!info) throw new UsageError(`--out: the folder ${JSON.stringify(folder)} does not exist`);
+  if (!info.isDirectory()) throw new UsageError(`--out: ${JSON.stringify(folder)} is not a folder`);
+  if (
+    !(await access(folder, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    throw new UsageError(`--out: the folder ${JSON.stringify(folder)} is not writable`);
+  }
+  if ((await stat(path).catch(() => null))?.isDirectory()) {
+    throw new UsageError(`--out: ${JSON.stringify(path)} is a folder; expected a file name`);
+  }
+}
+
+/**
+ * Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it over
+ * `path`: a crash or kill mid-write leaves the previous file whole, never a truncated one.
+ */
+async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  try {
+    const file = await open(tmp, 'wx');
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
 }
 
 async function readActivations(flag: string, path: string): Promise<Activations> {
@@ -145,6 +190,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
         'bias-name': { type: 'string' },
         'no-bias': { type: 'boolean' },
         beta: { type: 'string' },
+        config: { type: 'string' },
         eps: { type: 'string' },
         in: { type: 'string' },
         out: { type: 'string' },
@@ -170,21 +216,23 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   if (backend !== 'auto' && backend !== 'simd' && backend !== 'scalar') {
     throw new UsageError(`--backend expects auto, simd or scalar, got ${JSON.stringify(backend)}`);
   }
-  const eps = number('--eps', a.eps, 1e-5);
+  const epsGiven = a.eps === undefined ? null : number('--eps', a.eps, 1e-5);
   const tol = number('--tol', a.tol, 1e-5);
   if (a.tol !== undefined && !a.expect) throw new UsageError('--tol needs --expect');
   if (a.out && extname(a.out).toLowerCase() !== '.npy')
     throw new UsageError(`--out writes .npy; got ${JSON.stringify(a.out)}`);
+  if (a.out) await checkOutput(a.out);
 
-  let source = await weightsSource('--weights', a.weights);
+  let source: WeightsSource = await weightsSource('--weights', a.weights);
   const options: LoadWeightsOptions = {};
+  if (a.config) options.config = await weightsSource('--config', a.config);
   if (a['weight-name']) options.weight = a['weight-name'];
   if (a['bias-name']) options.bias = a['bias-name'];
   if (a['no-bias']) options.bias = null;
   if (a.beta) {
     if (extname(a.weights).toLowerCase() !== '.npy')
       throw new UsageError('--beta goes with a .npy file given to --weights');
-    source = { gamma: source as string | Blob, beta: (await weightsSource('--beta', a.beta)) as string | Blob };
+    source = { gamma: source as string | File, beta: await weightsSource('--beta', a.beta) };
   }
   const x = await readActivations('--in', a.in);
   const expected = a.expect ? await readActivations('--expect', a.expect) : null;
@@ -203,6 +251,8 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     );
   }
   const rows = x.data.length / d;
+  const eps = epsGiven ?? weights.eps ?? 1e-5;
+  const epsFrom = epsGiven !== null ? '--eps' : weights.eps !== null ? 'from the checkpoint' : 'default';
 
   const rt = await (io.init ?? init)({ backend });
   const callOptions = { gamma: weights.gamma, beta: weights.beta, eps };
@@ -215,9 +265,9 @@ async function run(argv: string[], io: CliIO): Promise<number> {
 
   io.out(
     `weights   ${weights.names.weight}${weights.names.bias ? `, ${weights.names.bias}` : ' (no bias)'} ` +
-      `[${weights.dtype}] from ${weights.source} (${kb(weights.bytesRead)} read)`,
+      `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read`,
   );
-  io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps}`);
+  io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps} (${epsFrom})`);
   io.out(`backend   ${rt.backend}, kernel ${rt.kernel}`);
   io.out(`time      ${ms.toFixed(3)} ms`);
   io.out(`mean      ${range(stats.mean)}`);
@@ -225,7 +275,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   io.out(`rstd      ${range(stats.rstd)}`);
 
   if (a.out) {
-    await writeFile(a.out, writeNpy(y, x.shape));
+    await writeFileAtomic(a.out, writeNpy(y, x.shape));
     io.out(`wrote     ${a.out} (float32, shape [${x.shape.join(', ')}])`);
   }
   if (expected) {
@@ -236,9 +286,14 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(
       `expect    ${a.expect}: max abs ${c.maxAbs.toExponential(3)}${at}, max sULP ${c.maxScaledUlp.toFixed(2)}, ` +
         `${c.differingBits} of ${y.length} values differ` +
-        (c.nonFiniteMismatches ? `, ${c.nonFiniteMismatches} where only one side is finite` : ''),
+        (c.nonFiniteMismatches ? `, ${c.nonFiniteMismatches} non-finite values disagree (NaN, +Inf, -Inf)` : ''),
     );
-    io.out(`result    ${pass ? 'PASS' : 'FAIL'}: max abs ${pass ? '≤' : '>'} tol ${tol}`);
+    io.out(
+      `result    ${pass ? 'PASS' : 'FAIL'}: ` +
+        (c.nonFiniteMismatches && c.maxAbs <= tol
+          ? `${c.nonFiniteMismatches} non-finite values disagree`
+          : `max abs ${pass ? '≤' : '>'} tol ${tol}`),
+    );
     if (!pass) return 1;
   }
   return 0;
