@@ -157,7 +157,7 @@ describe('loadLayerNormWeights: safetensors in memory', () => {
     );
     await expectFormatError(
       loadLayerNormWeights(rawSafetensors(`{"ln_f.weight":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}}`, data8)),
-      'data_offsets [begin, end] with begin ≤ end, got [8,0]',
+      'data_offsets [begin, end] with begin ≤ end, got [8, 0]',
     );
     await expectFormatError(
       loadLayerNormWeights(rawSafetensors(`{"ln_f.weight":{"dtype":"F32","shape":[1,2],"data_offsets":[0,8]}}`, data8)),
@@ -188,6 +188,28 @@ describe('loadLayerNormWeights: safetensors in memory', () => {
         `tensor "ln_f.weight" has dtype ${dtype}; expected F32, F16 or BF16`,
       );
     }
+  });
+
+  it('describes deeply nested header values without overflowing the stack', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    await expectFormatError(
+      loadLayerNormWeights(
+        rawSafetensors(`{"ln_f.weight":{"dtype":"F32","shape":${deep},"data_offsets":[0,8]}}`, new Uint8Array(8)),
+      ),
+      'expected tensor "ln_f.weight" to have a shape of non-negative integers, got [[[…]]]',
+    );
+    await expectFormatError(
+      loadLayerNormWeights(
+        rawSafetensors(`{"ln_f.weight":{"dtype":"F32","shape":[2],"data_offsets":${deep}}}`, new Uint8Array(8)),
+      ),
+      'expected tensor "ln_f.weight" to have data_offsets [begin, end] with begin ≤ end, got [[[…]]]',
+    );
+    await expectFormatError(
+      loadLayerNormWeights(
+        rawSafetensors(`{"ln_f.weight":{"dtype":${deep},"shape":[2],"data_offsets":[0,8]}}`, new Uint8Array(8)),
+      ),
+      'expected tensor "ln_f.weight" to have a string dtype, got [[[…]]]',
+    );
   });
 
   it('names the source in every message', async () => {

@@ -4,6 +4,7 @@
  */
 
 import { parseHttpUrl, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
+import { brief } from './brief.js';
 import { FetchError, FormatError } from './errors.js';
 
 /** config.json as a URL, a Blob/File, its bytes, or the object it parses to. */
@@ -136,7 +137,7 @@ export async function readModelConfig(source: ConfigSource, options: ByteSourceO
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
     throw new FormatError(
       'json',
-      `expected config.json to hold a JSON object, got ${Array.isArray(values) ? 'an array' : JSON.stringify(values)}`,
+      `expected config.json to hold a JSON object, got ${Array.isArray(values) ? 'an array' : brief(values)}`,
       { source: describe },
     );
   }

@@ -6,6 +6,7 @@
  * Llama, so the tensor names alone cannot tell.
  */
 
+import { brief } from './brief.js';
 import type { ModelConfig } from './config.js';
 import type { GgufScalar } from './tensors.js';
 
@@ -45,9 +46,7 @@ const RMS_WITH_LAYER_NORM_EPSILON = new Set([
 function checkEps(value: unknown, key: string, fail: (problem: string) => Error): number {
   const eps = typeof value === 'bigint' ? Number(value) : value;
   if (typeof eps !== 'number' || !Number.isFinite(eps) || eps < 0) {
-    throw fail(
-      `expected ${key} to be a finite number >= 0, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
-    );
+    throw fail(`expected ${key} to be a finite number >= 0, got ${brief(value)}`);
   }
   return eps;
 }

@@ -6,6 +6,7 @@
 import { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { decodeFloat16, decodeFloat32, decodeFloat64, encodeFloat32 } from './dtype.js';
 import { describe } from '../errors.js';
+import { brief } from './brief.js';
 import { FormatError } from './errors.js';
 
 export type NpyDtype = 'float32' | 'float64' | 'float16';
@@ -177,20 +178,6 @@ function parsePyLiteral(text: string, fail: (problem: string) => FormatError): P
   }
 }
 
-/** A header value for messages, at most two levels deep (a hostile header can nest a million). */
-function describePy(value: PyValue, depth = 2): string {
-  if (Array.isArray(value)) {
-    if (depth === 0) return value.length ? '[…]' : '[]';
-    const shown = value.slice(0, 6).map((v) => describePy(v, depth - 1));
-    return `[${shown.join(', ')}${value.length > 6 ? ', …' : ''}]`;
-  }
-  if (typeof value === 'object' && value !== null)
-    return depth === 0 ? '{…}' : `{${Object.keys(value).slice(0, 6).join(', ')}}`;
-  return typeof value === 'string'
-    ? JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)
-    : String(value);
-}
-
 /** Parses the preamble and header; `bytes` must hold at least `npyHeaderLength` bytes. */
 export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeader {
   const fail = (problem: string) => new FormatError('npy', problem, { source });
@@ -205,7 +192,7 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
   const { descr, fortran_order: fortran, shape } = header;
   if (typeof descr !== 'string') {
     throw fail(
-      `expected a simple float dtype ('<f4', '<f8' or '<f2'), got a structured dtype ${descr === undefined ? 'undefined' : describePy(descr)}`,
+      `expected a simple float dtype ('<f4', '<f8' or '<f2'), got a structured dtype ${descr === undefined ? 'undefined' : brief(descr)}`,
     );
   }
   const dtype = DTYPES.get(descr);
@@ -222,12 +209,12 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
   }
   if (fortran !== false) {
     throw fail(
-      `expected C order (fortran_order: False), got fortran_order: ${fortran === undefined ? 'undefined' : describePy(fortran)}; save np.ascontiguousarray(a)`,
+      `expected C order (fortran_order: False), got fortran_order: ${fortran === undefined ? 'undefined' : brief(fortran)}; save np.ascontiguousarray(a)`,
     );
   }
   if (!Array.isArray(shape) || !shape.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) {
     throw fail(
-      `expected the shape to be a tuple of non-negative integers, got ${shape === undefined ? 'undefined' : describePy(shape)}`,
+      `expected the shape to be a tuple of non-negative integers, got ${shape === undefined ? 'undefined' : brief(shape)}`,
     );
   }
   const dims = shape as number[];

@@ -4,6 +4,7 @@
  */
 
 import type { ByteSource } from './byte-source.js';
+import { brief } from './brief.js';
 import { formatError, type TensorIndex, type TensorInfo } from './tensors.js';
 
 /** Refuse headers above this before allocating: real headers are tens of kilobytes. */
@@ -66,13 +67,11 @@ export async function readSafetensorsIndex(source: ByteSource, first8?: Uint8Arr
   for (const [name, entry] of Object.entries(header as Record<string, unknown>)) {
     if (name === '__metadata__') continue;
     const e = entry as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
-    if (typeof e !== 'object' || e === null)
-      throw fail(`expected tensor "${name}" to be an object, got ${JSON.stringify(e)}`);
+    if (typeof e !== 'object' || e === null) throw fail(`expected tensor "${name}" to be an object, got ${brief(e)}`);
     const { dtype, shape, data_offsets: offsets } = e;
-    if (typeof dtype !== 'string')
-      throw fail(`expected tensor "${name}" to have a string dtype, got ${JSON.stringify(dtype)}`);
+    if (typeof dtype !== 'string') throw fail(`expected tensor "${name}" to have a string dtype, got ${brief(dtype)}`);
     if (!Array.isArray(shape) || !shape.every((s) => Number.isSafeInteger(s) && s >= 0)) {
-      throw fail(`expected tensor "${name}" to have a shape of non-negative integers, got ${JSON.stringify(shape)}`);
+      throw fail(`expected tensor "${name}" to have a shape of non-negative integers, got ${brief(shape)}`);
     }
     if (
       !Array.isArray(offsets) ||
@@ -80,9 +79,7 @@ export async function readSafetensorsIndex(source: ByteSource, first8?: Uint8Arr
       !offsets.every((o) => Number.isSafeInteger(o) && o >= 0) ||
       offsets[0] > offsets[1]
     ) {
-      throw fail(
-        `expected tensor "${name}" to have data_offsets [begin, end] with begin ≤ end, got ${JSON.stringify(offsets)}`,
-      );
+      throw fail(`expected tensor "${name}" to have data_offsets [begin, end] with begin ≤ end, got ${brief(offsets)}`);
     }
     const [begin, end] = offsets as [number, number];
     if (dataSize !== undefined && end > dataSize) {
