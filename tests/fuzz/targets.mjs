@@ -7,17 +7,18 @@
 //                 plain copies' and an exactly unchanged heap (tests/fuzz/api.mjs)
 //   differential  random shapes and values through the SIMD build, the scalar build and the
 //                 float64 reference: SIMD and scalar bit-identical, the accuracy contract met
-//   io-*          the file and text parsers on arbitrary and mutated bytes: only FormatError,
-//                 RangeError or TypeError, each call finished within a deadline
+//   io-*          the file and text parsers on arbitrary, mutated and deeply nested input: only
+//                 the package's FormatError, for the format read, naming the source, with one of
+//                 the problems of format-problems.mjs (no TypeError, RangeError or engine error)
 import fc from 'fast-check';
 import { init, layerNormReference, ulp32 } from '../../dist/index.js';
+import * as io from '../../dist/index.js';
 import { rng } from '../helpers/rng.mjs';
 import { apiTarget } from './api.mjs';
+import { FORMAT_PROBLEMS, problemOf } from './format-problems.mjs';
 import { FuzzFailure, describeError, fail, sameBits } from './oracle.mjs';
 
 export { FuzzFailure, rng };
-/** A parser call slower than this counts as a hang. */
-export const IO_DEADLINE_MS = 2000;
 /** Set to fail on the known issues of cpp/tests/fuzz_regressions/README.md as well. */
 const STRICT = typeof process !== 'undefined' && !!process.env.LAYERNORM_FUZZ_STRICT;
 
@@ -27,16 +28,12 @@ function gaussian(rand) {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-/** Loads both backends and the I/O module (null until dist/io exists). */
+/** Loads both backends and the package's I/O functions. */
 export async function setup() {
   const simd = await init({ backend: 'simd' });
   const scalar = await init({ backend: 'scalar' });
-  let io = null;
-  try {
-    const root = await import('../../dist/index.js');
-    io = typeof root.readNpy === 'function' ? root : await import('../../dist/io/index.js');
-  } catch {
-    io = null;
+  if (typeof io.readNpy !== 'function' || typeof io.loadLayerNormWeights !== 'function') {
+    throw new Error('dist/index.js does not export the I/O functions: rebuild with npm run build');
   }
   return { simd, scalar, io };
 }
@@ -318,56 +315,98 @@ export const textArbitrary = fc.oneof(
   }),
 );
 
-function checkIoError(e, what) {
+/**
+ * The only failure a reader may show for bad input: the package's FormatError, for one of the
+ * formats it was reading, naming the source it was given, stating a documented problem.
+ */
+function checkIoError(e, what, { formats, source }) {
   if (e instanceof FuzzFailure) throw e;
-  if (!(e instanceof Error) || !['FormatError', 'RangeError', 'TypeError'].includes(e.name)) {
-    fail(`${what}: unexpected exception ${describeError(e)}`);
-  }
-  if (e.name === 'FormatError' || e.name === 'RangeError' || e.name === 'TypeError') {
-    if (!e.message) fail(`${what}: ${e.name} with an empty message`);
+  if (!(e instanceof io.FormatError)) fail(`${what}: expected a FormatError, got ${describeError(e)}`);
+  if (!formats.includes(e.format)) fail(`${what}: a FormatError for ${e.format}, expected ${formats.join(' or ')}`);
+  if (e.source !== source) fail(`${what}: a FormatError naming ${e.source}, expected ${source}: ${e.message}`);
+  const problem = problemOf(e);
+  if (problem === null)
+    fail(`${what}: a FormatError message not of the form "<source>: invalid <format>: …": ${e.message}`);
+  if (!FORMAT_PROBLEMS[e.format].some((pattern) => pattern.test(problem))) {
+    fail(`${what}: a FormatError stating an undocumented problem (tests/fuzz/format-problems.mjs): ${problem}`);
   }
 }
 
-function timed(what, started) {
-  const ms = performance.now() - started;
-  if (ms > IO_DEADLINE_MS) fail(`${what} took ${ms.toFixed(0)} ms (deadline ${IO_DEADLINE_MS} ms)`);
-}
-
-export function checkSync(what, fn) {
-  const started = performance.now();
+export function checkSync(what, fn, expected) {
   try {
     fn();
   } catch (e) {
-    checkIoError(e, what);
+    checkIoError(e, what, expected);
   }
-  timed(what, started);
 }
 
-export async function checkAsync(what, fn) {
-  const started = performance.now();
-  let timer;
-  const deadline = new Promise((_, reject) => {
-    timer = setTimeout(
-      () => reject(new FuzzFailure(`${what} did not finish within ${IO_DEADLINE_MS} ms`)),
-      IO_DEADLINE_MS,
-    );
-  });
+export async function checkAsync(what, fn, expected) {
   try {
-    await Promise.race([fn(), deadline]);
+    await fn();
   } catch (e) {
-    checkIoError(e, what);
-  } finally {
-    clearTimeout(timer);
+    checkIoError(e, what, expected);
   }
-  timed(what, started);
 }
+
+/** Text nested up to 30,000 deep (beyond any engine's call stack): arrays or objects, closed or cut off. */
+export const deepTextArbitrary = fc
+  .record({
+    depth: fc.integer({ min: 1, max: 30_000 }),
+    open: fc.constantFrom('[', '{"a": ', '{"shape": [1], "data": [', '[1, '),
+    closed: fc.boolean(),
+    inner: fc.constantFrom('1', '', '"x"', '[]', 'NaN'),
+  })
+  .map(({ depth, open, closed, inner }) => {
+    const close = open.startsWith('{"shape"') ? ']}' : open.startsWith('{') ? '}' : ']';
+    return open.repeat(depth) + inner + (closed ? close.repeat(depth) : '');
+  });
+
+/** .npy files whose header nests brackets n deep in the shape, the dtype or fortran_order. */
+export function deepNpyArbitrary() {
+  return fc
+    .record({
+      depth: fc.integer({ min: 1, max: 30_000 }),
+      key: fc.constantFrom('shape', 'descr', 'fortran_order'),
+      open: fc.constantFrom('(', '[', '{'),
+      closed: fc.boolean(),
+    })
+    .map(({ depth, key, open, closed }) => {
+      const close = { '(': ')', '[': ']', '{': '}' }[open];
+      const nested = open.repeat(depth) + (closed ? close.repeat(depth) : '');
+      const fields = { descr: "'<f4'", fortran_order: 'False', shape: '(1,)', [key]: nested };
+      const dict = `{'descr': ${fields.descr}, 'fortran_order': ${fields.fortran_order}, 'shape': ${fields.shape}, }`;
+      const header = utf8(dict + '\n');
+      return concat([
+        Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 2, 0),
+        le32(header.length),
+        header,
+        new Uint8Array(4),
+      ]);
+    });
+}
+
+/** safetensors files whose header nests arrays n deep where a tensor's fields belong. */
+export const deepSafetensorsArbitrary = fc
+  .record({
+    depth: fc.integer({ min: 1, max: 30_000 }),
+    field: fc.constantFrom('dtype', 'shape', 'data_offsets', 'entry'),
+  })
+  .map(({ depth, field }) => {
+    const nested = '['.repeat(depth) + ']'.repeat(depth);
+    const entry = { dtype: '"F32"', shape: '[2]', data_offsets: '[0,8]' };
+    const body =
+      field === 'entry'
+        ? nested
+        : `{${Object.entries({ ...entry, [field]: nested })
+            .map(([k, v]) => `"${k}":${v}`)
+            .join(',')}}`;
+    const header = utf8(`{"ln_f.weight":${body}}`);
+    return concat([le64(header.length), header, new Uint8Array(8)]);
+  });
 
 // ---------------------------------------------------------------- the target list
 
-/**
- * Every target as { name, property(), async } for fc.assert / fc.check; `setup()` first.
- * The I/O targets are absent when dist/io does not exist.
- */
+/** Every target as { name, property(), async } for fc.assert / fc.check; `setup()` first. */
 export function targets({ simd, scalar, io }) {
   const list = [apiTarget()];
   list.push({
@@ -375,42 +414,53 @@ export function targets({ simd, scalar, io }) {
     async: false,
     property: () => fc.property(differentialArbitrary, (spec) => checkDifferential(simd, scalar, spec)),
   });
-  if (io) {
-    const npy = sampleNpy(io),
-      npyVector = sampleNpy(io, [4]),
-      st = sampleSafetensors(),
-      gguf = sampleGguf();
+  const npy = sampleNpy(io),
+    npyVector = sampleNpy(io, [4]),
+    st = sampleSafetensors(),
+    gguf = sampleGguf();
+  const inMemory = (b) => ({ formats: ['safetensors', 'gguf', 'npy'], source: `Uint8Array (${b.length} bytes)` });
+  list.push({
+    name: 'io-npy',
+    async: false,
+    property: () =>
+      fc.property(
+        fc.oneof({ weight: 4, arbitrary: bytesArbitrary(npy) }, { weight: 1, arbitrary: deepNpyArbitrary() }),
+        (b) => checkSync('readNpy', () => io.readNpy(b), { formats: ['npy'], source: 'npy data' }),
+      ),
+  });
+  const text = fc.oneof({ weight: 12, arbitrary: textArbitrary }, { weight: 1, arbitrary: deepTextArbitrary });
+  list.push({
+    name: 'io-json',
+    async: false,
+    property: () =>
+      fc.property(text, (t) =>
+        checkSync('parseActivationsJson', () => io.parseActivationsJson(t), { formats: ['json'], source: undefined }),
+      ),
+  });
+  list.push({
+    name: 'io-text',
+    async: false,
+    property: () =>
+      fc.property(text, (t) =>
+        checkSync('parseActivationsText', () => io.parseActivationsText(t), { formats: ['text'], source: undefined }),
+      ),
+  });
+  for (const [format, valid, deep] of [
+    ['safetensors', st, deepSafetensorsArbitrary],
+    ['gguf', gguf, null],
+    ['npy', npyVector, deepNpyArbitrary()],
+  ]) {
+    const bytes = deep
+      ? fc.oneof({ weight: 4, arbitrary: bytesArbitrary(valid) }, { weight: 1, arbitrary: deep })
+      : bytesArbitrary(valid);
     list.push({
-      name: 'io-npy',
-      async: false,
-      property: () => fc.property(bytesArbitrary(npy), (b) => checkSync('readNpy', () => io.readNpy(b))),
-    });
-    list.push({
-      name: 'io-json',
-      async: false,
+      name: format === 'npy' ? 'io-weights-npy' : `io-${format}`,
+      async: true,
       property: () =>
-        fc.property(textArbitrary, (t) => checkSync('parseActivationsJson', () => io.parseActivationsJson(t))),
+        fc.asyncProperty(bytes, (b) =>
+          checkAsync(`loadLayerNormWeights(${format})`, () => io.loadLayerNormWeights(b), inMemory(b)),
+        ),
     });
-    list.push({
-      name: 'io-text',
-      async: false,
-      property: () =>
-        fc.property(textArbitrary, (t) => checkSync('parseActivationsText', () => io.parseActivationsText(t))),
-    });
-    for (const [format, valid] of [
-      ['safetensors', st],
-      ['gguf', gguf],
-      ['npy', npyVector],
-    ]) {
-      list.push({
-        name: format === 'npy' ? 'io-weights-npy' : `io-${format}`,
-        async: true,
-        property: () =>
-          fc.asyncProperty(bytesArbitrary(valid), (b) =>
-            checkAsync(`loadLayerNormWeights(${format})`, () => io.loadLayerNormWeights(b)),
-          ),
-      });
-    }
   }
   return list;
 }

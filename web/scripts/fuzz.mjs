@@ -43,7 +43,6 @@ const WEIGHTS = {
 const ctx = await setup();
 const all = targets(ctx);
 const list = all.filter((t) => !only || only.includes(t.name));
-if (!ctx.io) console.log('fuzz: dist/io not built; skipping the I/O targets');
 const totalWeight = list.reduce((s, t) => s + (WEIGHTS[t.name] ?? 5), 0);
 console.log(`fuzz: seed ${seed}, budget ${budget.toLocaleString('en')} inputs over ${list.length} targets`);
 

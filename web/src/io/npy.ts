@@ -94,7 +94,7 @@ interface OpenContainer {
 function parsePyLiteral(text: string, fail: (problem: string) => FormatError): PyValue {
   let i = 0;
   const skip = () => {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
+    for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 9 || c === 13; c = text.charCodeAt(++i));
   };
   const atom = (): PyValue => {
     const c = text[i];
