@@ -1,4 +1,8 @@
-/** Seeded generators for the hard cases of the numerics contract, shared by the JS suites. */
+/**
+ * The hard cases of the numerics contract, read from the shared vector files in tests/data/ (the
+ * C++ tests read the same files), and seeded generators for other test data.
+ */
+import { readFileSync } from 'node:fs';
 import { rng } from './rng.mjs';
 
 export { rng };
@@ -33,37 +37,35 @@ export interface Case {
   beta: Float32Array | null;
 }
 
-export function hardCases(seed: number): Case[] {
-  const rand = rng(seed);
-  const cases: Case[] = [];
-  const add = (name: string, d: number, eps: number, x: Float32Array) => {
-    const gamma = gaussian(rand, d, 1, 0.2),
-      beta = gaussian(rand, d, 0, 0.1);
-    cases.push({ name, d, eps, x, gamma, beta });
-    cases.push({ name: `${name}-nobias`, d, eps, x, gamma, beta: null });
+const DATA = new URL('../data/', import.meta.url);
+
+/** Every case of tests/data/hard_cases.txt, with its values from hard_cases.f32. */
+export function hardCases(): Case[] {
+  const bytes = readFileSync(new URL('hard_cases.f32', DATA));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values = new Float32Array(bytes.byteLength / 4).map((_, i) => view.getFloat32(4 * i, true));
+  const slice = (offset: number, count: number, what: string): Float32Array | null => {
+    if (offset < 0) return null;
+    if (offset + count > values.length) throw new Error(`hard_cases.txt: ${what} lies beyond hard_cases.f32`);
+    return values.slice(offset, offset + count);
   };
-  add('gpt2-act', 768, 1e-5, gpt2Like(rand, 16));
-  add('offset-1e4', 768, 1e-5, gaussian(rand, 8 * 768, 1e4, 1));
-  add('offset-1e6', 768, 1e-5, gaussian(rand, 8 * 768, 1e6, 0.5));
-  add('tinyvar', 768, 1e-5, gaussian(rand, 8 * 768, 3, 1e-3));
-  add(
-    'constant',
-    768,
-    1e-5,
-    new Float32Array(4 * 768).map((_, i) => [1e6, -3.5, 0, 7.25e-3][Math.floor(i / 768)]),
-  );
-  add('huge-1e19', 768, 1e-5, gaussian(rand, 4 * 768, 0, 1e19));
-  add('huge-1e30', 768, 1e-5, gaussian(rand, 4 * 768, 3e30, 1e30));
-  add('tiny-1e-40', 768, 1e-5, gaussian(rand, 4 * 768, 0, 1e-40));
-  add('tiny-1e-40-eps0', 768, 0, gaussian(rand, 4 * 768, 2e-40, 1e-40));
-  add('tiny-1e-20-eps0', 768, 0, gaussian(rand, 4 * 768, 0, 1e-20));
-  add('eps-0.1', 768, 0.1, gaussian(rand, 4 * 768, 0, 0.3));
-  for (const d of [1, 2, 3, 5, 7, 15, 17, 33, 767, 769, 1025, 4096])
-    add(`dim-${d}`, d, 1e-5, gaussian(rand, 5 * d, 0.5, 2));
-  const nonfinite = gaussian(rand, 6 * 768);
-  nonfinite[768 + 5] = NaN;
-  nonfinite[3 * 768 + 700] = Infinity;
-  nonfinite[4 * 768] = -Infinity;
-  add('nonfinite', 768, 1e-5, nonfinite);
+  const cases: Case[] = [];
+  for (const line of readFileSync(new URL('hard_cases.txt', DATA), 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const [name, ...fields] = line.split(' ');
+    const [rows, d, eps, x, gamma, beta] = fields.map(Number);
+    if (!name || [rows, d, eps, x, gamma, beta].some((v) => !Number.isFinite(v)) || x! < 0) {
+      throw new Error(`hard_cases.txt: cannot read the line "${line}"`);
+    }
+    cases.push({
+      name,
+      d: d!,
+      eps: eps!,
+      x: slice(x!, rows! * d!, `${name} x`)!,
+      gamma: slice(gamma!, d!, `${name} gamma`),
+      beta: slice(beta!, d!, `${name} beta`),
+    });
+  }
+  if (cases.length === 0) throw new Error('hard_cases.txt lists no cases');
   return cases;
 }
