@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { gpt2Safetensors, rangeServer } from './helpers';
 
 export const HF_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
+/** The Hub's config.json beside the checkpoint, which the loader reads for ε (GPT-2's: 1e-5). */
+export const HF_CONFIG_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/config.json';
 const checkpoint = gpt2Safetensors();
 
 type Fixtures = {
@@ -33,8 +35,14 @@ export const test = base.extend<Fixtures>({
     await page
       .context()
       .route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/, (route) => route.abort('blockedbyclient'));
-    // …except the checkpoint URL, which the fixture server answers.
+    // …except the checkpoint URL and its config.json, which the fixtures answer.
     await page.route(HF_URL, hf.handler);
+    await page.route(HF_CONFIG_URL, (route) =>
+      route.fulfill({
+        json: { model_type: 'gpt2', layer_norm_epsilon: 1e-5, n_embd: 768 },
+        headers: { 'access-control-allow-origin': '*' },
+      }),
+    );
     await use(page);
     expect(consoleErrors, 'console errors and page errors').toEqual([]);
   },
