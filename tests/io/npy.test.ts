@@ -82,7 +82,7 @@ describe('writeNpy', () => {
 
   // `npm test` installs NumPy (Debian's python3-numpy) when run as root; elsewhere this is
   // reported as skipped, and npyjs above is the always-on check.
-  it.skipIf(numpyPython === null)('loads in NumPy (skipped: no python3 with numpy)', () => {
+  it.skipIf(numpyPython === null)('loads in NumPy (python3 with numpy; skipped without it)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'npy-'));
     const data = randomArray(12, SEED);
     writeFileSync(join(dir, 'a.npy'), writeNpy(data, [3, 4]));

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Installs what the build and the tests need and is missing: Debian packages (as root, or says
 // exactly what to run when not root) and the npm dependencies from the lock file.
-// Usage: node web/scripts/setup.mjs [--browser] [--fuzz]
-//   --browser also ensures Chromium (browser tests), --fuzz clang with libFuzzer (npm run fuzz:native)
+// Usage: node web/scripts/setup.mjs [--browser] [--fuzz] [--numpy]
+//   --browser also ensures Chromium (browser tests), --fuzz clang with libFuzzer (npm run fuzz:native),
+//   --numpy NumPy, so the test that loads our .npy output in NumPy runs (optional: when it cannot be
+//   installed, that test is reported as skipped)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,14 @@ const requirements = [
 if (wantBrowser) {
   requirements.push({ what: 'Chromium', ok: () => existsSync(CHROMIUM_PATH), pkg: 'chromium' });
 }
+// Debian's python3-numpy installs for /usr/bin/python3, which another python3 on PATH may shadow.
+const hasNumpy = () =>
+  ['python3', '/usr/bin/python3'].some(
+    (python) => spawnSync(python, ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0,
+  );
+if (process.argv.includes('--numpy')) {
+  requirements.push({ what: 'NumPy', ok: hasNumpy, pkg: 'python3-numpy', optional: true });
+}
 if (process.argv.includes('--fuzz')) {
   requirements.push({ what: 'clang', ok: () => onPath('clang++'), pkg: 'clang' });
   requirements.push({
@@ -33,10 +43,16 @@ if (process.argv.includes('--fuzz')) {
   });
 }
 
-const missing = requirements.filter((r) => !r.ok());
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+let missing = requirements.filter((r) => !r.ok());
+if (!isRoot) {
+  for (const r of missing.filter((r) => r.optional)) {
+    console.log(`Optional, not installed: ${r.what} (sudo apt-get install -y ${r.pkg}); its tests will be skipped.`);
+  }
+  missing = missing.filter((r) => !r.optional);
+}
 if (missing.length > 0) {
   const pkgs = missing.map((r) => r.pkg);
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
     console.error(`layernorm-wasm needs: ${missing.map((r) => r.what).join(', ')}.`);
     console.error(`Install them with:\n  sudo apt-get update && sudo apt-get install -y ${pkgs.join(' ')}`);
@@ -46,7 +62,7 @@ if (missing.length > 0) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
-  const still = missing.filter((r) => !r.ok());
+  const still = missing.filter((r) => !r.ok() && !r.optional);
   if (still.length > 0) {
     console.error(`Still missing after apt-get: ${still.map((r) => r.what).join(', ')}`);
     process.exit(1);

@@ -15,7 +15,7 @@ const hasBrowserTests = () =>
   readdirSync(join(root, 'tests', 'browser')).some((f) => f.endsWith('.spec.ts'));
 
 const browser = !args.includes('--skip-browser') && hasBrowserTests();
-run(process.execPath, ['web/scripts/setup.mjs', ...(browser ? ['--browser'] : [])]);
+run(process.execPath, ['web/scripts/setup.mjs', '--numpy', ...(browser ? ['--browser'] : [])]);
 run(process.execPath, ['web/scripts/build.mjs', '--no-setup']);
 
 if (!args.includes('--skip-cpp')) {
