@@ -19,7 +19,7 @@ import { readNpy, writeNpy } from '../../web/src/io/index.js';
 import { layerNormReference } from '../../web/src/reference.js';
 import type { LayerNormRuntime } from '../../web/src/types.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
+import { buildGguf, buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
 
 const SEED = 31337;
 const D = 32;
@@ -313,6 +313,23 @@ describe('CLI (in process, reference runtime)', () => {
     expect(res.code).toBe(1);
     expect(res.out).toContain('4 non-finite values disagree (NaN, +Inf, -Inf)');
     expect(res.out).toContain('result    FAIL: 4 non-finite values disagree');
+  });
+
+  it('refuses an RMSNorm checkpoint, saying what it holds', async () => {
+    const llama = buildGguf(
+      [
+        ['general.architecture', { type: 'string', value: 'llama' }],
+        ['llama.attention.layer_norm_rms_epsilon', { type: 'f32', value: 1e-6 }],
+      ],
+      [{ name: 'output_norm.weight', dims: [D], type: 0, data: f32Bytes(gamma) }],
+    );
+    writeFileSync(p('llama.gguf'), llama);
+    const res = await cli('--weights', p('llama.gguf'), '--in', p('x.npy'));
+    expect(res.code).toBe(1);
+    expect(res.err).toContain(
+      `layernorm-wasm: ${p('llama.gguf')} (${llama.length} bytes): invalid gguf: expected a LayerNorm, got an RMSNorm: ` +
+        '"output_norm.weight" is the gain of an RMSNorm (general.architecture "llama", llama.attention.layer_norm_rms_epsilon = 0.000001)',
+    );
   });
 
   it('names a local checkpoint by its path in messages', async () => {

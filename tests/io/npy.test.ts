@@ -218,6 +218,12 @@ describe('readNpy', () => {
     expect(proto.message).toContain('got a structured dtype undefined');
   });
 
+  it('takes bytes only', () => {
+    const error = thrown(() => readNpy(5 as unknown as Uint8Array));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe('readNpy: expected a Uint8Array or ArrayBuffer, got number');
+  });
+
   it('reads the layout np.save writes for a 1-D float32 array', () => {
     // The byte layout NumPy 1.x produces for np.save(np.arange(3, dtype='<f4')), written out by hand.
     const header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }";
