@@ -177,7 +177,7 @@ function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail
 }
 
 /** Which kinds the caller takes: loadLayerNormWeights refuses an RMSNorm before reading its data. */
-type Accept = NormKind | 'any';
+type Accept = 'layernorm' | 'any';
 
 function refuseRmsNorm(weight: string, said: string | null, fail: (p: string) => Error): Error {
   return fail(
