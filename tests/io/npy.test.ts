@@ -11,6 +11,7 @@ import {
   readNpy,
   readNpyHeader,
   writeNpy,
+  writeNpyHeader,
 } from '../../web/src/io/index.js';
 import { rejection, thrown } from '../helpers/errors.js';
 import { rawNpy, rng } from './fixtures.js';
@@ -59,6 +60,15 @@ describe('writeNpy', () => {
     expect(header.trimEnd()).toBe("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }");
     expect(bytes.length).toBe(10 + headerLength + 24);
     expect(new TextDecoder().decode(writeNpy(new Float32Array(5), [5]).subarray(10, 70))).toContain("'shape': (5,)");
+  });
+
+  it('writeNpyHeader is the file without its data, for writers that stream the data', () => {
+    const data = randomArray(12, SEED);
+    const whole = writeNpy(data, [3, 4]);
+    const header = writeNpyHeader([3, 4]);
+    expect(Array.from(header)).toEqual(Array.from(whole.subarray(0, header.length)));
+    expect(whole.length - header.length).toBe(48);
+    expect(() => writeNpyHeader([2, -1])).toThrow(/^writeNpyHeader: expected shape/);
   });
 
   it('round-trips through npyjs (a parser written elsewhere), seed ' + SEED, () => {

@@ -8,6 +8,7 @@ export {
   readNpyHeader,
   decodeNpyData,
   writeNpy,
+  writeNpyHeader,
   type NpyArray,
   type NpyDtype,
   type NpyHeader,

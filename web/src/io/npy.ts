@@ -311,30 +311,43 @@ export async function readNpyHeader(source: ByteSourceInput, options: ByteSource
   return readNpyHeaderFrom(openByteSource(source, options));
 }
 
-/** A float32 ('<f4'), C-order, version 1.0 .npy file that np.load and torch read. */
-export function writeNpy(data: Float32Array, shape: number[]): Uint8Array {
-  if (!(data instanceof Float32Array)) throw new TypeError('writeNpy: expected data to be a Float32Array');
+/**
+ * The preamble and header of a float32 ('<f4'), C-order, version 1.0 .npy of this shape: followed
+ * by the data, it is the file. Lets a writer stream data it never holds as one array.
+ */
+export function writeNpyHeader(shape: number[]): Uint8Array {
+  return npyHeader(shape, 'writeNpyHeader');
+}
+
+function npyHeader(shape: number[], fn: string): Uint8Array {
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new TypeError(`writeNpy: expected shape to be an array of non-negative integers, got ${describe(shape)}`);
+    throw new TypeError(`${fn}: expected shape to be an array of non-negative integers, got ${describe(shape)}`);
   }
-  const count = shape.reduce((a, b) => a * b, 1);
-  if (count !== data.length) {
-    throw new RangeError(`writeNpy: shape [${shape.join(', ')}] holds ${count} values, data has ${data.length}`);
-  }
-  // A 1-tuple needs its trailing comma in Python syntax.
-  const tuple = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${tuple}, }`;
+  let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${pyShape(shape)}, }`;
   // NumPy aligns the data to 64 bytes: pad with spaces, end with a newline.
   const total = Math.ceil((10 + dict.length + 1) / 64) * 64;
   dict = dict.padEnd(total - 10 - 1, ' ') + '\n';
-  if (dict.length > 0xffff) throw new RangeError('writeNpy: shape too long for a version 1.0 header');
-  const out = new Uint8Array(total + data.length * 4);
+  if (dict.length > 0xffff) throw new RangeError(`${fn}: shape too long for a version 1.0 header`);
+  const out = new Uint8Array(total);
   out.set(MAGIC, 0);
   out[6] = 1;
   out[7] = 0;
   out[8] = dict.length & 0xff;
   out[9] = dict.length >>> 8;
   for (let i = 0; i < dict.length; i++) out[10 + i] = dict.charCodeAt(i);
-  out.set(encodeFloat32(data), total);
+  return out;
+}
+
+/** A float32 ('<f4'), C-order, version 1.0 .npy file that np.load and torch read. */
+export function writeNpy(data: Float32Array, shape: number[]): Uint8Array {
+  if (!(data instanceof Float32Array)) throw new TypeError('writeNpy: expected data to be a Float32Array');
+  const header = npyHeader(shape, 'writeNpy');
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (count !== data.length) {
+    throw new RangeError(`writeNpy: shape [${shape.join(', ')}] holds ${count} values, data has ${data.length}`);
+  }
+  const out = new Uint8Array(header.length + data.length * 4);
+  out.set(header, 0);
+  out.set(encodeFloat32(data), header.length);
   return out;
 }
