@@ -1,48 +1,68 @@
 /**
- * Shared test setup: every external request is blocked except the Hugging Face checkpoint, which is
- * answered from a GPT-2-layout file generated here, with range reads. Console errors and uncaught
- * page errors fail the test.
+ * Shared test setup. A local fixture server (tests/helpers/fixture-server.ts) serves a full-size
+ * GPT-2-layout model.safetensors (548 MB, sparse: header and ln_f are real bytes, the rest is
+ * generated zeros) with range reads; the Hugging Face URL is forwarded to it, and every other
+ * request that would leave the machine is refused. Console errors and uncaught page errors fail a
+ * test. Every page records its long main-thread tasks (PerformanceObserver 'longtask'), which
+ * `longTasksDuring` reads.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { gpt2Safetensors, rangeServer } from './helpers';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server';
+import { gpt2Safetensors } from '../io/fixtures';
 
 export const HF_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
-/** The Hub's config.json beside the checkpoint, which the loader reads for ε (GPT-2's: 1e-5). */
-export const HF_CONFIG_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/config.json';
-const checkpoint = gpt2Safetensors();
+/** The checkpoint every test serves: GPT-2's layout, seeded γ and β. */
+export const CHECKPOINT = gpt2Safetensors(7);
+export const { gamma: GAMMA, beta: BETA } = CHECKPOINT;
+export const D = 768;
+/** Longer main-thread tasks than this fail the test (PerformanceObserver 'longtask' entries). */
+export const LONG_TASK_MS = 200;
 
+type WorkerFixtures = { server: FixtureServer };
 type Fixtures = {
-  hf: ReturnType<typeof rangeServer> & { size: number };
-  /** Console messages matching these are tolerated (e.g. the browser's own report of a blocked request). */
+  /** Console messages matching these are tolerated (e.g. the browser's own report of a refused request). */
   allowConsole: RegExp[];
   consoleErrors: string[];
 };
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  server: [
+    async ({}, use) => {
+      const server = await startFixtureServer({ files: { 'model.safetensors': CHECKPOINT.file } });
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
   allowConsole: [[], { option: true }],
   consoleErrors: async ({}, use) => use([]),
-  hf: async ({}, use) => {
-    const server = rangeServer(checkpoint);
-    await use({ ...server, size: checkpoint.length });
-  },
-  page: async ({ page, hf, allowConsole, consoleErrors }, use) => {
+  page: async ({ page, server, allowConsole, consoleErrors }, use) => {
     page.on('console', (m) => {
       if (m.type() === 'error' && !allowConsole.some((r) => r.test(m.text()))) consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const context = page.context();
     // Nothing leaves the machine: anything not on 127.0.0.1 / localhost is refused…
-    await page
-      .context()
-      .route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/, (route) => route.abort('blockedbyclient'));
-    // …except the checkpoint URL and its config.json, which the fixtures answer.
-    await page.route(HF_URL, hf.handler);
-    await page.route(HF_CONFIG_URL, (route) =>
-      route.fulfill({
-        json: { model_type: 'gpt2', layer_norm_epsilon: 1e-5, n_embd: 768 },
-        headers: { 'access-control-allow-origin': '*' },
-      }),
+    await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/, (route) =>
+      route.abort('blockedbyclient'),
     );
+    // …except the Hugging Face checkpoint, which the local range server answers (worker requests too).
+    await context.route(HF_URL, async (route) => {
+      // The page may cancel a read (a newer source picked) or close while it is in flight.
+      try {
+        await route.fulfill({ response: await route.fetch({ url: server.url('model.safetensors') }) });
+      } catch {
+        await route.abort().catch(() => undefined);
+      }
+    });
     await use(page);
     expect(consoleErrors, 'console errors and page errors').toEqual([]);
   },
@@ -50,15 +70,49 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/**
+ * Runs `action` and returns every main-thread task of the page longer than LONG_TASK_MS that
+ * started while it ran, as "start +duration" in ms.
+ */
+export async function longTasksDuring(page: Page, action: () => Promise<void>): Promise<string[]> {
+  const from = await page.evaluate(() => performance.now());
+  await action();
+  // Entries are delivered after their task ends: give the observer a frame to report the last one.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  return page.evaluate(
+    ([start, limit]) =>
+      (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
+        .filter((t) => t.start >= start! && t.duration > limit!)
+        .map((t) => `${t.start.toFixed(0)} +${t.duration.toFixed(0)}`),
+    [from, LONG_TASK_MS],
+  );
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
-/** Opens the page and waits until the default weights and sample have been normalized. */
-export async function ready(page: Page): Promise<void> {
-  await page.goto('./');
+/** Opens the page (or `path`) and waits until the default weights and sample have been normalized. */
+export async function ready(
+  page: Page,
+  path = './',
+  weights: RegExp | string = /GPT-2 small|Synthetic/,
+): Promise<void> {
+  await page.goto(path);
   await expect(page.locator('#runtime-status')).toContainText('kernel');
-  await expect(page.locator('#weights-summary')).toContainText(/GPT-2 small|Synthetic/);
+  await expect(page.locator('#weights-summary')).toContainText(weights);
   await expect(page.locator('#out-summary')).toContainText('Output');
+}
+
+/** Scrolls a lazily mounted card (the explainer, the lab) into view and waits until it is live. */
+export async function openCard(page: Page, id: 'explain' | 'check'): Promise<void> {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await expect(page.locator(`#${id}`)).toHaveAttribute('data-mounted', 'true');
+}
+
+/** The numbers in one row of the explainer's stage table (features 444–451 by default). */
+export async function stageRow(page: Page, name: string): Promise<number[]> {
+  const cells = page.locator('.stage-table tbody tr', { has: page.locator(`th:text-is("${name}")`) }).locator('td');
+  return (await cells.allTextContents()).map(Number);
 }

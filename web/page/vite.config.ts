@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
+import { equations } from './plugins/equations.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -46,14 +47,14 @@ function csp(): Plugin {
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [csp()],
+  plugins: [csp(), equations()],
   resolve: {
     alias: [{ find: /^layernorm-wasm$/, replacement: pkgEntry }],
   },
   // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`
-  // still points next to the package's own files. Its own dependency and KaTeX are pre-bundled
+  // still points next to the package's own files. Its own dependency and uPlot are pre-bundled
   // up front, so the dev server never reloads the page to optimize them on first use.
-  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['wasm-feature-detect', 'katex'] },
+  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['wasm-feature-detect', 'uplot'] },
   assetsInclude: ['**/*.wasm'],
   server: {
     host: '127.0.0.1',

@@ -1,112 +1,328 @@
 /// <reference lib="webworker" />
 /**
- * Large-input worker: streams a .npy file in slices of rows through the wasm LayerNorm, so the page
- * stays responsive. The output is kept as a Blob (a valid .npy) and a sample of rows is transferred
- * back for the heatmap.
+ * The page's engine: owns the runtime, the weights, the activations and every result, and answers
+ * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
+ * between them, so a newer request can cancel them.
  */
-import { decodeNpyData, init, readNpyHeader } from 'layernorm-wasm';
-import type { WorkerRequest, WorkerMessage } from './protocol';
+import { init, writeNpy, writeNpyHeader, type LayerNormRuntime } from 'layernorm-wasm';
+import { countBitDifferences, layerNormPlainJS, median } from './checks';
+import { CancelledError, compute, layerOptions, stages, type Job, type Output, type Weights } from './compute';
+import type { Lab } from './lab';
+import type { EngineApi, EngineReply, EngineRequest, LayerParams, Operation } from './protocol';
+import { gpt2LikeActivations } from './sample';
+import { openSource, type Source } from './sources';
+import { readWeights, WeightsError } from './weights';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const post = (m: WorkerMessage, transfer: Transferable[] = []) => self.postMessage(m, transfer);
-const SAMPLE_ROWS = 128;
-const CHUNK_BYTES = 4 << 20;
+let runtime: Promise<LayerNormRuntime> | null = null;
+let scalarRuntime: Promise<LayerNormRuntime> | null = null;
+let weights: Weights | null = null;
+/** Only the newest weights request may replace the weights. */
+let weightsLoads = 0;
+/** The activations in use, and the last output computed from them. */
+let current: { source: Source; output: Output | null; params: LayerParams | null; weightsId: number } | null = null;
+/** Activations read but not yet normalized: they replace `current` once a compute finishes. */
+let pending: Source | null = null;
+/** The correctness lab, loaded with the first expected output. */
+let labModule: Promise<typeof import('./lab')> | null = null;
+let labInstance: Lab | null = null;
+async function theLab(): Promise<{
+  lab: Lab;
+  openExpected: (f: File) => ReturnType<typeof import('./lab').openExpected>;
+}> {
+  const m = await (labModule ??= import('./lab'));
+  labInstance ??= new m.Lab();
+  return { lab: labInstance, openExpected: m.openExpected };
+}
+const jobs = new Map<number, Job>();
+const aborts = new Map<number, AbortController>();
 
-function npyHeader(shape: number[]): Uint8Array {
-  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
-  let h = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
-  const pad = (64 - ((10 + h.length + 1) % 64)) % 64;
-  h += ' '.repeat(pad) + '\n';
-  const out = new Uint8Array(10 + h.length);
-  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, h.length & 0xff, h.length >> 8]);
-  for (let i = 0; i < h.length; i++) out[10 + i] = h.charCodeAt(i);
+const rt = () => (runtime ??= init());
+
+function needWeights(): Weights {
+  if (!weights) throw new Error('No weights loaded yet.');
+  return weights;
+}
+
+function needCurrent(): NonNullable<typeof current> {
+  if (!current) throw new Error('No activations normalized yet.');
+  return current;
+}
+
+function checkWidth(src: Source, w: Weights): void {
+  const { d, shape, label } = src.info;
+  if (d !== w.d) {
+    throw new RangeError(
+      `Shape mismatch: ${label} is [${shape.join(', ')}], with d = ${d} in the last axis, but the weights have d = ${w.d}. The last axis must equal d.`,
+    );
+  }
+}
+
+type Handler<K extends Operation> = (args: EngineApi[K]['args'], job: Job) => Promise<EngineApi[K]['result']>;
+
+const handlers: { [K in Operation]: Handler<K> } = {
+  async init() {
+    const r = await rt();
+    return { backend: r.backend, kernel: r.kernel };
+  },
+
+  async loadWeights(args, job) {
+    const mine = ++weightsLoads;
+    const info = await readWeights(args, job.signal, (read) =>
+      job.progress({ phase: 'weights', done: read, total: 0 }),
+    );
+    if (job.cancelled || mine !== weightsLoads) throw new CancelledError();
+    weights = { id: info.id, gamma: info.gamma, beta: info.beta, d: info.d };
+    // The page gets its own copy: the engine keeps these.
+    return { ...info, gamma: info.gamma.slice(), beta: info.beta?.slice() ?? null };
+  },
+
+  async loadActivations(args, job) {
+    const source = await openSource(args);
+    if (weights) checkWidth(source, weights);
+    if (job.cancelled) throw new CancelledError();
+    pending = source;
+    return source.info;
+  },
+
+  async discardPending() {
+    pending = null;
+    return null;
+  },
+
+  async compute(params, job) {
+    const w = needWeights();
+    const source = pending ?? current?.source;
+    if (!source) throw new Error('No activations yet.');
+    try {
+      checkWidth(source, w);
+      const { result, output } = await compute(await rt(), source, w, params, job);
+      if (source === pending) pending = null;
+      current = { source, output, params, weightsId: w.id };
+      return result;
+    } catch (e) {
+      // A cancelled run keeps everything for the next request; a failed one drops what it read.
+      if (!(e instanceof CancelledError)) {
+        if (source === pending) pending = null;
+        else if (current) current.output = null;
+      }
+      throw e;
+    }
+  },
+
+  async stages(args) {
+    const c = needCurrent();
+    return stages(await rt(), c.source, needWeights(), args, args.row);
+  },
+
+  async scalar(params, job) {
+    const c = needCurrent();
+    const w = needWeights();
+    const [ours, scalar] = await Promise.all([rt(), (scalarRuntime ??= init({ backend: 'scalar' }))]);
+    const { rows, d } = c.source.info;
+    const opts = layerOptions(w, params);
+    let differing = 0;
+    let first: { index: number; ours: number; scalar: number } | null = null;
+    for (let r0 = 0; r0 < rows; r0 += c.source.sliceRows) {
+      if (job.cancelled) throw new CancelledError();
+      const n = Math.min(c.source.sliceRows, rows - r0);
+      const x = await c.source.readRows(r0, n);
+      const a = ours.layerNorm(x, d, opts);
+      const b = scalar.layerNorm(x, d, opts);
+      const diff = countBitDifferences(a, b);
+      if (diff.count && !first) first = { index: r0 * d + diff.first, ours: a[diff.first]!, scalar: b[diff.first]! };
+      differing += diff.count;
+      job.progress({ phase: 'scalar', done: r0 + n, total: rows });
+    }
+    return {
+      actId: c.source.info.id,
+      weightsId: w.id,
+      params,
+      kernel: ours.kernel,
+      otherKernel: scalar.kernel,
+      total: rows * d,
+      differing,
+      first,
+    };
+  },
+
+  async addExpected(args) {
+    const { lab, openExpected } = await theLab();
+    const f = await openExpected(args.file);
+    lab.add(f);
+    return f.info;
+  },
+
+  async removeExpected(args) {
+    (await theLab()).lab.remove(args.id);
+    return null;
+  },
+
+  async lab(args, job) {
+    const c = needCurrent();
+    const { tolerance, ...params } = args;
+    return (await theLab()).lab.run(await rt(), c.source, needWeights(), params, tolerance, job);
+  },
+
+  async labRows(args) {
+    return (await theLab()).lab.rowsPage(args);
+  },
+
+  async download(args) {
+    const c = needCurrent();
+    const out = c.output;
+    if (!out) throw new Error('No output yet.');
+    const { shape } = c.source.info;
+    if (args.format === 'npy') {
+      if (out.data) {
+        return { blob: new Blob([writeNpy(out.data, shape) as Uint8Array<ArrayBuffer>]), name: 'layernorm-output.npy' };
+      }
+      const parts = [writeNpyHeader(shape), ...out.parts!] as Uint8Array<ArrayBuffer>[];
+      return { blob: new Blob(parts), name: `${c.source.info.label.replace(/\.npy$/i, '')}-layernorm.npy` };
+    }
+    if (!out.data) throw new Error('This output is too large for JSON; download the .npy.');
+    return {
+      blob: new Blob([toNestedJson(out.data, shape)], { type: 'application/json' }),
+      name: 'layernorm-output.json',
+    };
+  },
+
+  async timing(params) {
+    const c = needCurrent();
+    const x = c.source.data;
+    if (!x || x.length > 4_000_000) throw new Error('Timing is skipped for inputs this large.');
+    const r = await rt();
+    const layer = r.createLayerNorm(c.source.info.d, layerOptions(needWeights(), params));
+    const y = new Float32Array(x.length);
+    try {
+      return { shape: c.source.info.shape, msPerCall: timeCall(() => layer.forward(x, y)), bytes: x.length * 8 };
+    } finally {
+      layer.dispose();
+    }
+  },
+
+  async bench(params, job) {
+    const r = await rt();
+    const d = 768;
+    const w = weights?.d === d ? weights : null;
+    const gamma = w?.gamma ?? new Float32Array(d).fill(1);
+    const beta = params.variant === 'biasfree' ? null : (w?.beta ?? null);
+    const x = gpt2LikeActivations(1, 1024, d, 42);
+    const y = new Float32Array(x.length);
+    const layer = r.createLayerNorm(d, { gamma, beta, eps: params.eps });
+    const runs = 9;
+    const tw: number[] = [];
+    const tj: number[] = [];
+    try {
+      layer.forward(x, y);
+      layerNormPlainJS(x, d, gamma, beta, params.eps, y);
+      // Interleaved, so both see the same machine load.
+      for (let i = 0; i < runs; i++) {
+        if (job.cancelled) throw new CancelledError();
+        let t0 = performance.now();
+        layer.forward(x, y);
+        tw.push(performance.now() - t0);
+        t0 = performance.now();
+        layerNormPlainJS(x, d, gamma, beta, params.eps, y);
+        tj.push(performance.now() - t0);
+        job.progress({ phase: 'bench', done: i + 1, total: runs });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    } finally {
+      layer.dispose();
+    }
+    return { runs, wasmMs: median(tw), jsMs: median(tj), values: x.length };
+  },
+};
+
+/** Nested arrays in the input's shape. JSON has no NaN or ±Inf: those become null (the page says so). */
+function toNestedJson(data: Float32Array, shape: number[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  const walk = (axis: number) => {
+    const n = shape[axis]!;
+    parts.push('[');
+    for (let k = 0; k < n; k++) {
+      if (k) parts.push(',');
+      if (axis === shape.length - 1) {
+        const v = data[i++]!;
+        parts.push(Number.isFinite(v) ? String(v) : 'null');
+      } else walk(axis + 1);
+    }
+    parts.push(']');
+  };
+  walk(0);
+  return parts.join('');
+}
+
+/** Median time of one call, over batches long enough for the timer's resolution. */
+function timeCall(fn: () => void, budgetMs = 120): number {
+  fn();
+  let reps = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) fn();
+    if (performance.now() - t0 >= 4 || reps >= 1 << 16) break;
+    reps *= 4;
+  }
+  const samples: number[] = [];
+  const start = performance.now();
+  while (samples.length < 3 || (samples.length < 15 && performance.now() - start < budgetMs)) {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) fn();
+    samples.push((performance.now() - t0) / reps);
+  }
+  return median(samples);
+}
+
+/** Typed arrays in a result move to the page instead of being copied. */
+function transferables(value: unknown, out: Transferable[] = [], depth = 0): Transferable[] {
+  if (value === null || typeof value !== 'object' || depth > 3) return out;
+  if (ArrayBuffer.isView(value)) {
+    const buf = value.buffer;
+    if (buf instanceof ArrayBuffer && !out.includes(buf)) out.push(buf);
+    return out;
+  }
+  for (const v of Object.values(value)) transferables(v, out, depth + 1);
   return out;
 }
 
-async function run(req: Extract<WorkerRequest, { type: 'run' }>): Promise<void> {
-  const t0 = performance.now();
-  const rt = await init();
-  const { file, d, eps } = req;
-  const head = await readNpyHeader(file);
-  const last = head.shape[head.shape.length - 1];
-  if (head.shape.length === 0 || last !== d) {
-    throw new Error(
-      `${file.name}: shape [${head.shape.join(', ')}] does not match the weights: the last axis must be d = ${d}`,
-    );
-  }
-  const itemSize = head.itemSize;
-  const rows = head.shape.slice(0, -1).reduce((a, b) => a * b, 1);
-  post({ type: 'start', rows, d, shape: head.shape, backend: rt.backend, kernel: rt.kernel });
-  const chunkRows = Math.max(1, Math.floor(CHUNK_BYTES / (d * itemSize)));
-  const parts: BlobPart[] = [npyHeader(head.shape) as Uint8Array<ArrayBuffer>];
-  const sampleN = Math.min(SAMPLE_ROWS, rows);
-  const sampleRows = Array.from({ length: sampleN }, (_, i) => Math.floor((i * rows) / sampleN));
-  const sample = new Float32Array(sampleN * d);
-  const sampleIn = new Float32Array(sampleN * d);
-  let si = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  let sumAbs = 0;
-  let nonFinite = 0;
-  let kernelMs = 0;
-  const layer = rt.createLayerNorm(d, { gamma: req.gamma, beta: req.beta, eps });
-  try {
-    for (let r0 = 0; r0 < rows; r0 += chunkRows) {
-      const n = Math.min(chunkRows, rows - r0);
-      const start = head.dataOffset + r0 * d * itemSize;
-      const buf = await file.slice(start, start + n * d * itemSize).arrayBuffer();
-      const x = decodeNpyData(new Uint8Array(buf), head.dtype, n * d);
-      const k0 = performance.now();
-      const y = layer.forward(x);
-      kernelMs += performance.now() - k0;
-      for (let i = 0; i < y.length; i++) {
-        const v = y[i]!;
-        if (Number.isFinite(v)) {
-          if (v < min) min = v;
-          if (v > max) max = v;
-          sumAbs += Math.abs(v);
-        } else nonFinite++;
-      }
-      while (si < sampleN && sampleRows[si]! < r0 + n) {
-        const local = sampleRows[si]! - r0;
-        sample.set(y.subarray(local * d, local * d + d), si * d);
-        sampleIn.set(x.subarray(local * d, local * d + d), si * d);
-        si++;
-      }
-      parts.push(y as Float32Array<ArrayBuffer>);
-      post({ type: 'progress', done: r0 + n, total: rows });
-    }
-  } finally {
-    layer.dispose();
-  }
-  const blob = new Blob(parts, { type: 'application/octet-stream' });
-  post(
-    {
-      type: 'done',
-      blob,
-      rows,
-      d,
-      shape: head.shape,
-      sample,
-      sampleIn,
-      sampleRows,
-      min,
-      max,
-      meanAbs: sumAbs / Math.max(1, rows * d - nonFinite),
-      nonFinite,
-      ms: performance.now() - t0,
-      kernelMs,
-      bytesIn: rows * d * itemSize,
-    },
-    [sample.buffer, sampleIn.buffer],
-  );
-}
+const post = (reply: EngineReply, transfer: Transferable[] = []) => self.postMessage(reply, transfer);
 
-self.onmessage = (e: MessageEvent<WorkerRequest>) => {
-  if (e.data.type === 'run') {
-    run(e.data).catch((err: unknown) =>
-      post({ type: 'error', message: err instanceof Error ? err.message : String(err) }),
-    );
+self.onmessage = (e: MessageEvent<EngineRequest>) => {
+  const req = e.data;
+  if (req.type === 'cancel') {
+    const job = jobs.get(req.id);
+    if (job) {
+      job.cancelled = true;
+      aborts.get(req.id)?.abort(new CancelledError());
+    }
+    return;
   }
+  const controller = new AbortController();
+  aborts.set(req.id, controller);
+  const job: Job = {
+    cancelled: false,
+    signal: controller.signal,
+    progress: (p) => post({ id: req.id, progress: p }),
+  };
+  jobs.set(req.id, job);
+  const handler = handlers[req.type] as Handler<Operation>;
+  handler(req.args as never, job)
+    .then((value) => {
+      // Results hold fresh arrays only (never the weights or a held input): move them, don't copy.
+      post({ id: req.id, ok: true, value }, transferables(value));
+    })
+    .catch((err: unknown) => {
+      const error =
+        err instanceof Error
+          ? { name: err.name, message: err.message, network: err instanceof WeightsError && err.network }
+          : { name: 'Error', message: String(err) };
+      post({ id: req.id, ok: false, error });
+    })
+    .finally(() => {
+      jobs.delete(req.id);
+      aborts.delete(req.id);
+    });
 };

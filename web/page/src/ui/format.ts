@@ -42,19 +42,32 @@ export function parseFinite(text: string): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text?: string,
-  cls?: string,
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
+/** A whole number typed by the visitor, or null (1.5, "", "1e400" and "abc" are not). */
+export function parseWhole(text: string): number | null {
+  const t = text.trim();
+  if (!/^[+-]?\d+$/.test(t)) return null;
+  const v = Number(t);
+  return Number.isSafeInteger(v) ? v : null;
 }
 
-export function $<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id}`);
-  return e as T;
+/** The shortest decimal that reads back as the same float32 (at most 9 significant digits). */
+export function fmtF32(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  for (let p = 1; p <= 9; p++) {
+    const s = v.toPrecision(p);
+    if (Math.fround(Number(s)) === v) return String(Number(s)) === s ? s : fixExp(s);
+  }
+  return fixExp(v.toPrecision(9));
+}
+
+function fixExp(s: string): string {
+  return s.includes('e') ? s.replace(/\.?0+e/, 'e') : s;
+}
+
+const bitsView = new DataView(new ArrayBuffer(4));
+/** The float32 bit pattern as sign | exponent | mantissa in hex, e.g. 0x3f800000. */
+export function hex32(v: number): string {
+  bitsView.setFloat32(0, v);
+  return '0x' + bitsView.getUint32(0).toString(16).padStart(8, '0');
 }

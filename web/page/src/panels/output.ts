@@ -1,0 +1,136 @@
+/** The output card: heatmap, downloads, per-row statistics, and what the results were computed for. */
+import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
+import { $, el } from '../ui/dom';
+import { fmtInt, fmtNum, fmtShape } from '../ui/format';
+import { Heatmap } from '../ui/heatmap';
+import { describeRow } from '../ui/rows';
+
+const fmt = (v: number) => fmtNum(v, 6);
+const variantName = (v: string) => (v === 'biasfree' ? 'bias-free (γ only)' : 'γ and β');
+
+/** Why the results on screen are not those of the current inputs, or null when they are. */
+export function staleReason(s: Readonly<PageState>): string | null {
+  const r = s.result;
+  if (!r || isCurrent(s, r)) return null;
+  const made = `ε = ${fmtNum(r.params.eps, 6)}, ${variantName(r.params.variant)}`;
+  if (s.eps === null) {
+    return `ε “${s.epsText}” is not a number ≥ 0, so nothing was recomputed: the results below are still for ${made}.`;
+  }
+  if (s.computing) return `Updating… the results below are for ${made} until the new ones are ready.`;
+  if (s.activations && r.actId !== s.activations.id) return `The results below are for earlier activations (${made}).`;
+  return `The results below are for ${made}; the current settings are ε = ${fmtNum(s.eps, 6)}, ${variantName(effectiveVariant(s))}.`;
+}
+
+export function mountOutput(store: PageStore): void {
+  const heatmap = new Heatmap($<HTMLCanvasElement>('heatmap'), {
+    legend: $<HTMLCanvasElement>('heat-legend'),
+    legendLabels: { min: $('legend-min'), mid: $('legend-mid'), max: $('legend-max'), nan: $('legend-nan') },
+    readout: $('heat-readout'),
+    fmt,
+    onSelectRow: (row) => store.set({ row }),
+    onView: (v) => store.set({ heatCenter: v.center ?? store.state.heatCenter }),
+  });
+  const zoom = $<HTMLSelectElement>('heat-zoom');
+  zoom.addEventListener('change', () => store.set({ heatZoom: Number(zoom.value) }));
+  $('dl-npy').addEventListener('click', () => store.dispatch({ type: 'out/download', format: 'npy' }));
+  $('dl-json').addEventListener('click', () => store.dispatch({ type: 'out/download', format: 'json' }));
+
+  store.watch(['touch'], (s) => {
+    $('heat-hint').textContent = s.touch
+      ? 'Tap a row to explain that token below; zoom in to read single features.'
+      : 'Hover to read values; click a row (or focus the heatmap, move with the arrow keys and press Enter) to explain that token below.';
+  });
+
+  store.watch(
+    ['result', 'resultError', 'computing', 'weights', 'weightsLoad', 'activations', 'eps', 'variant'],
+    (s) => {
+      const summary = $('out-summary');
+      const r = s.result;
+      if (s.resultError) summary.textContent = s.resultError;
+      else if (r) {
+        summary.textContent =
+          `Output ${fmtShape(r.shape)}: ${fmtInt(r.rows * r.d)} values, ε = ${fmtNum(r.params.eps, 6)}, ${variantName(r.params.variant)}` +
+          (r.output.nonFinite ? `, ${fmtInt(r.output.nonFinite)} of them NaN or ±Inf (black in the heatmap)` : '') +
+          (r.rows > r.sampleRows.length
+            ? ` — the heatmap shows ${fmtInt(r.sampleRows.length)} evenly spaced rows of ${fmtInt(r.rows)}`
+            : '');
+      } else if (!s.weights && s.weightsLoad?.status === 'loading') {
+        summary.textContent = `Waiting for the weights (${s.weightsLoad.label}).`;
+      } else if (s.computing) summary.textContent = 'Normalizing…';
+      else summary.textContent = 'Run LayerNorm by loading weights and activations.';
+      const stale = staleReason(s);
+      $('out-stale').hidden = stale === null;
+      $('out-stale').textContent = stale ?? '';
+
+      const usable = r !== null && !s.resultError;
+      $<HTMLButtonElement>('dl-npy').disabled = !usable;
+      $<HTMLButtonElement>('dl-json').disabled = !usable || (s.activations?.streamed ?? false);
+      const notes: string[] = [];
+      if (usable && s.activations?.streamed) notes.push('This output is too large for JSON; the .npy holds every row.');
+      if (usable && r.output.nonFinite) {
+        notes.push(
+          `JSON has no NaN or ±Inf: the ${fmtInt(r.output.nonFinite)} non-finite values are written as null. The .npy keeps them exactly.`,
+        );
+      }
+      $('dl-note').textContent = notes.join(' ');
+      if (!usable) heatmap.clear(s.resultError ? 'No output: see the message above.' : '');
+    },
+  );
+
+  const view = (s: Readonly<PageState>) => ({ zoom: s.heatZoom, center: s.heatCenter, selectedRow: s.row });
+
+  store.watch(
+    ['result'],
+    (s) => {
+      const r = s.result;
+      if (!r) return;
+      heatmap.set(
+        {
+          values: r.sampleOut,
+          inputs: r.sampleIn,
+          rows: r.sampleRows.length,
+          d: r.d,
+          rowLabels: r.sampleRows,
+          describeRow: (row) => describeRow(store.state.activations, row),
+        },
+        view(s),
+      );
+      axes();
+      renderStats(s);
+    },
+    { defer: true },
+  );
+  const axes = () => {
+    const { from, to } = heatmap.range;
+    $('heat-axes').textContent = `rows (tokens) ↓ · features ${from} … ${to} →`;
+  };
+  store.watch(['heatZoom', 'heatCenter', 'row'], (s) => {
+    zoom.value = String(s.heatZoom);
+    if (s.result) heatmap.setView(view(s));
+    axes();
+  });
+}
+
+function renderStats(s: Readonly<PageState>): void {
+  const r = s.result!;
+  const body = $('stats-table').querySelector('tbody')!;
+  const frag = document.createDocumentFragment();
+  for (let i = 0; i < r.sampleRows.length; i++) {
+    const row = r.sampleRows[i]!;
+    const tr = el('tr');
+    const th = el('th', describeRow(s.activations, row));
+    th.scope = 'row';
+    tr.append(
+      th,
+      el('td', fmtNum(r.stats.mean[i]!, 7)),
+      el('td', fmtNum(r.stats.variance[i]!, 7)),
+      el('td', fmtNum(r.stats.rstd[i]!, 7)),
+    );
+    frag.append(tr);
+  }
+  body.replaceChildren(frag);
+  $('stats-note').textContent =
+    r.rows > r.sampleRows.length
+      ? `Showing the ${fmtInt(r.sampleRows.length)} rows drawn in the heatmap, of ${fmtInt(r.rows)}. Computed by the module in float64, as its kernel works (not rounded to float32).`
+      : 'Computed by the module in float64, as its kernel works (not rounded to float32).';
+}

@@ -1,0 +1,155 @@
+/** The weights card: where γ and β come from, the variant, and ε. */
+import { parseEps, type PageStore, type WeightsSource } from '../state';
+import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
+import { fmtBytes, fmtNum } from '../ui/format';
+
+function summarize(a: Float32Array): string {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let s = 0;
+  for (const v of a) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+    s += v;
+  }
+  return `mean ${fmtNum(s / a.length, 4)}, range [${fmtNum(lo, 4)}, ${fmtNum(hi, 4)}]`;
+}
+
+export function mountWeights(store: PageStore, root: HTMLElement): void {
+  const urlInput = $<HTMLInputElement>('weights-url');
+  const notice = $('weights-notice');
+  const noticeText = $('weights-notice-text');
+  const retry = $<HTMLButtonElement>('weights-retry');
+  const useSynthetic = $<HTMLButtonElement>('weights-use-synthetic');
+  const eps = $<HTMLInputElement>('eps');
+  /** A problem with what was typed, shown until the next load. */
+  let localProblem: string | null = null;
+
+  const seed = () => {
+    const v = Number($<HTMLInputElement>('weights-seed').value);
+    return Number.isSafeInteger(v) && v >= 0 ? v : 1;
+  };
+  const load = (source: WeightsSource, file?: File) => {
+    localProblem = null;
+    store.dispatch({ type: 'weights/load', source, file });
+  };
+
+  for (const r of root.querySelectorAll<HTMLInputElement>('input[name="wsrc"]')) {
+    r.addEventListener('change', () => {
+      if (!r.checked) return;
+      localProblem = null;
+      if (r.value === 'hf') load({ kind: 'hf' });
+      else if (r.value === 'synthetic') load({ kind: 'synthetic', seed: seed() });
+      else if (r.value === 'url') store.set({ weightsSource: { kind: 'url', url: urlInput.value.trim() } });
+      else store.set({ weightsSource: { kind: 'file', name: '' } });
+    });
+  }
+  $('weights-seed').addEventListener('change', () => load({ kind: 'synthetic', seed: seed() }));
+  const loadFile = (f: File) => load({ kind: 'file', name: f.name }, f);
+  $('weights-file').addEventListener('change', (e) => {
+    const input = e.target as HTMLInputElement;
+    const f = input.files?.[0];
+    if (f) loadFile(f);
+    input.value = '';
+  });
+  root.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    root.classList.add('dragging');
+  });
+  root.addEventListener('dragleave', () => root.classList.remove('dragging'));
+  root.addEventListener('drop', (e) => {
+    e.preventDefault();
+    root.classList.remove('dragging');
+    const f = e.dataTransfer?.files?.[0];
+    if (f) loadFile(f);
+  });
+  const loadUrl = () => {
+    const text = urlInput.value.trim();
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      localProblem = `“${text}” is not a URL. Enter a full http:// or https:// address.`;
+      return render();
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      localProblem = `Only http and https URLs are supported, not ${url.protocol.replace(':', '')}.`;
+      return render();
+    }
+    load({ kind: 'url', url: url.href });
+  };
+  $('weights-url-load').addEventListener('click', loadUrl);
+  urlInput.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') loadUrl();
+  });
+  retry.addEventListener('click', () => {
+    const l = store.state.weightsLoad;
+    if (l) load(l.source);
+  });
+  useSynthetic.addEventListener('click', () => load({ kind: 'synthetic', seed: seed() }));
+  for (const r of root.querySelectorAll<HTMLInputElement>('input[name="preset"]')) {
+    r.addEventListener('change', () => {
+      if (r.checked) store.set({ variant: r.value === 'biasfree' ? 'biasfree' : 'layernorm' });
+    });
+  }
+  eps.addEventListener('input', () => store.set({ epsText: eps.value, eps: parseEps(eps.value) }));
+
+  function render(): void {
+    const s = store.state;
+    const src = s.weightsSource;
+    if (radioValue(root, 'wsrc') !== src.kind) setRadio(root, 'wsrc', src.kind);
+    $('wsrc-file-panel').hidden = src.kind !== 'file';
+    $('wsrc-url-panel').hidden = src.kind !== 'url';
+    $('wsrc-synthetic-panel').hidden = src.kind !== 'synthetic';
+    if (src.kind === 'url' && src.url) syncValue(urlInput, src.url);
+    if (src.kind === 'synthetic') syncValue($<HTMLInputElement>('weights-seed'), String(src.seed));
+
+    const w = s.weights;
+    const l = s.weightsLoad;
+    // The notice: a problem with what was typed, a failed load, or a load that keeps the page waiting.
+    let text: string | null = null;
+    let kind = 'warn';
+    if (localProblem) text = localProblem;
+    else if (l?.status === 'failed') text = l.message;
+    else if (l?.status === 'loading' && !w) {
+      kind = 'info';
+      text =
+        `Loading ${l.label}… ${fmtBytes(l.bytesRead)} read. Everything below starts as soon as the weights arrive; ` +
+        'the page stops waiting after 20 s without data.';
+    }
+    notice.hidden = text === null;
+    notice.dataset.kind = kind;
+    noticeText.textContent = text ?? '';
+    retry.hidden = !(l?.status === 'failed' && l.retry && !localProblem);
+    retry.textContent = l?.source.kind === 'hf' ? 'Try Hugging Face again' : 'Try again';
+    useSynthetic.hidden = !(l?.status === 'loading' && !w);
+
+    const summary = $('weights-summary');
+    summary.replaceChildren();
+    if (l?.status === 'loading') {
+      summary.append(el('strong', `Loading ${l.label}…`), ` ${fmtBytes(l.bytesRead)} read.`);
+      if (w) summary.append(` Until it arrives the page uses ${w.label}.`);
+    } else if (!w) summary.textContent = 'No weights loaded yet.';
+    if (w && l?.status !== 'loading') {
+      summary.append(el('strong', w.label));
+      const parts = [w.detail, `d = ${w.d}`, `γ: ${summarize(w.gamma)}`];
+      if (w.beta) parts.push(`β: ${summarize(w.beta)}`);
+      else parts.push('no β in this checkpoint');
+      if (w.beta && s.variant === 'biasfree') parts.push('β ignored (bias-free preset)');
+      summary.append(` — ${parts.join(' · ')}`);
+    }
+
+    const hasBeta = !w || w.beta !== null;
+    const gpt2Radio = root.querySelector<HTMLInputElement>('input[name="preset"][value="gpt2"]')!;
+    gpt2Radio.disabled = !hasBeta;
+    setRadio(root, 'preset', hasBeta && s.variant === 'layernorm' ? 'gpt2' : 'biasfree');
+    $('preset-note').textContent = hasBeta ? '' : 'These weights have no β, so the layer runs bias-free.';
+
+    syncValue(eps, s.epsText);
+    const bad = s.eps === null;
+    markInvalid(eps, bad);
+    setMsg($('eps-msg'), bad ? 'ε must be a finite number ≥ 0, e.g. 1e-5.' : '', bad ? 'error' : 'info');
+  }
+
+  store.watch(['weightsSource', 'weightsLoad', 'weights', 'variant', 'epsText', 'eps'], render);
+}

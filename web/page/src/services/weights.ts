@@ -1,0 +1,113 @@
+/**
+ * Loads the LayerNorm weights the visitor picks, through the engine (which reads only the header
+ * and the two tensors). Only the newest request can land: picking another source cancels the one
+ * in flight. A failed load keeps the weights already in use (at startup, when there are none,
+ * seeded synthetic weights stand in) and says what failed. A remote source that sends nothing for
+ * IDLE_TIMEOUT_MS is given up on.
+ */
+import { Cancelled, EngineError, type Call, type EngineClient } from '../engine/client';
+import type { WeightsInfo, WeightsRequest } from '../engine/protocol';
+import type { PageStore, Weights, WeightsSource } from '../state';
+import { fmtBytes } from '../ui/format';
+
+export const IDLE_TIMEOUT_MS = 20_000;
+/** GPT-2 small on the Hugging Face Hub; its final LayerNorm is `ln_f.weight` / `ln_f.bias`. */
+export const GPT2_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
+/** Size of GPT-2 small's model.safetensors, for the label when a server does not say. */
+const GPT2_CHECKPOINT_BYTES = 548_105_171;
+const DEFAULT_D = 768;
+
+export function describeSource(s: WeightsSource): string {
+  switch (s.kind) {
+    case 'hf':
+      return 'GPT-2 small ln_f from huggingface.co';
+    case 'url':
+      return s.url;
+    case 'file':
+      return `${s.name} (local file)`;
+    case 'synthetic':
+      return `Synthetic demo weights (seed ${s.seed})`;
+  }
+}
+
+function toWeights(info: WeightsInfo, source: WeightsSource): Weights {
+  const label = describeSource(source);
+  if (source.kind === 'synthetic') {
+    return { ...info, source, label, detail: "random, not GPT-2's", synthetic: true };
+  }
+  const total = info.total ?? (source.kind === 'hf' ? GPT2_CHECKPOINT_BYTES : null);
+  const of = total !== null ? ` of ${fmtBytes(total)}` : '';
+  const how = source.kind === 'file' ? 'read' : 'fetched with range reads';
+  const dtype = info.dtype && info.dtype !== 'F32' && info.dtype !== 'float32' ? `, stored as ${info.dtype}` : '';
+  return { ...info, source, label, detail: `${fmtBytes(info.bytesRead)}${of} ${how}${dtype}`, synthetic: false };
+}
+
+export function startWeightsLoader(store: PageStore, engine: EngineClient): void {
+  let inFlight: Call<WeightsInfo> | null = null;
+
+  async function load(source: WeightsSource, file?: File): Promise<void> {
+    inFlight?.cancel();
+    store.set({ weightsSource: source });
+    const previous = store.state.weights;
+    const request: WeightsRequest =
+      source.kind === 'synthetic'
+        ? { kind: 'synthetic', seed: source.seed, d: previous?.synthetic ? previous.d : DEFAULT_D }
+        : source.kind === 'file'
+          ? { kind: 'file', file: file! }
+          : { kind: 'url', url: source.kind === 'hf' ? GPT2_URL : source.url };
+    const label = describeSource(source);
+    let timedOut = false;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const call = engine.start('loadWeights', request, {
+      onProgress: (p) => {
+        armIdle();
+        store.set({ weightsLoad: { ...store.state.weightsLoad!, bytesRead: p.done } });
+      },
+    });
+    inFlight = call;
+    function armIdle(): void {
+      clearTimeout(idle);
+      if (request.kind !== 'url') return;
+      idle = setTimeout(() => {
+        timedOut = true;
+        call.cancel();
+      }, IDLE_TIMEOUT_MS);
+    }
+    armIdle();
+    if (source.kind !== 'synthetic') {
+      store.set({ weightsLoad: { status: 'loading', source, label, bytesRead: 0, message: null, retry: false } });
+    }
+    try {
+      const info = await call.result;
+      store.set({ weights: toWeights(info, source), weightsLoad: null });
+    } catch (e) {
+      if (e instanceof Cancelled && !timedOut) return;
+      const what = source.kind === 'hf' ? 'Hugging Face (huggingface.co)' : label;
+      const reason = timedOut
+        ? `no data arrived for ${IDLE_TIMEOUT_MS / 1000} s (the server is not answering).`
+        : e instanceof Error
+          ? e.message
+          : String(e);
+      const retry = timedOut || (e instanceof EngineError && e.network);
+      let message = `Could not load weights from ${what}: ${reason}`;
+      const current = store.state.weights;
+      if (current) {
+        message += ` The page keeps using ${current.label}.`;
+        store.set({ weightsLoad: { status: 'failed', source, label, bytesRead: 0, message, retry } });
+        return;
+      }
+      if (inFlight !== call) return; // a newer request is on its way
+      // Nothing loaded yet: stand-in weights keep every section of the page working.
+      message += " Meanwhile the page uses synthetic demo weights (random, not GPT-2's).";
+      store.set({ weightsLoad: { status: 'failed', source, label, bytesRead: 0, message, retry } });
+      const fallback: WeightsSource = { kind: 'synthetic', seed: 1 };
+      const info = await engine.call('loadWeights', { kind: 'synthetic', seed: 1, d: DEFAULT_D });
+      if (store.state.weights === null) store.set({ weightsSource: fallback, weights: toWeights(info, fallback) });
+    } finally {
+      clearTimeout(idle);
+      if (inFlight === call) inFlight = null;
+    }
+  }
+
+  store.handle('weights/load', (a) => void load(a.source, a.file));
+}

@@ -1,0 +1,202 @@
+/** The page's state and the actions panels can ask for. */
+import type {
+  ActivationsInfo,
+  BenchResult,
+  ComputeResult,
+  ExpectedInfo,
+  LabResult,
+  LabRowsPage,
+  LabSort,
+  ScalarResult,
+  StagesResult,
+  TimingResult,
+  Tolerance,
+  Variant,
+} from './engine/protocol';
+import { Store } from './store';
+
+export type WeightsSource =
+  { kind: 'hf' } | { kind: 'url'; url: string } | { kind: 'file'; name: string } | { kind: 'synthetic'; seed: number };
+
+export interface Weights {
+  id: number;
+  gamma: Float32Array;
+  beta: Float32Array | null;
+  d: number;
+  source: WeightsSource;
+  /** e.g. "GPT-2 small ln_f from huggingface.co". */
+  label: string;
+  /** How it was read, e.g. "6.7 KB of 548.1 MB fetched with range reads". */
+  detail: string;
+  synthetic: boolean;
+}
+
+export interface WeightsLoad {
+  status: 'loading' | 'failed';
+  source: WeightsSource;
+  label: string;
+  bytesRead: number;
+  message: string | null;
+  /** The failure came from the network (offer to try again). */
+  retry: boolean;
+}
+
+export interface Message {
+  kind: 'error' | 'warn' | 'info';
+  text: string;
+}
+
+export interface LargeRun {
+  name: string;
+  bytes: number;
+  status: 'running' | 'done' | 'cancelled' | 'failed';
+  done: number;
+  total: number;
+  message: string;
+}
+
+export interface Job<T> {
+  status: 'idle' | 'running' | 'done' | 'failed';
+  result: T | null;
+  message: string;
+  done: number;
+  total: number;
+}
+
+export const idle = <T>(): Job<T> => ({ status: 'idle', result: null, message: '', done: 0, total: 0 });
+
+export type Scale = 'symlog' | 'linear' | 'own';
+
+export interface PageState {
+  /** Only the explainer card, for an <iframe>. */
+  embed: boolean;
+  /** A coarse pointer (touch): the page says "tap", not "hover". */
+  touch: boolean;
+  engine: { status: 'starting' | 'ready' | 'failed'; backend: string; kernel: string; message: string };
+
+  /** The source picked in the weights card; the loaded weights may still come from another. */
+  weightsSource: WeightsSource;
+  weightsLoad: WeightsLoad | null;
+  weights: Weights | null;
+  variant: Variant;
+  epsText: string;
+  /** ε parsed from epsText; null while the text is not a finite number ≥ 0. */
+  eps: number | null;
+
+  /** The generator's parameters (the permalink recreates this sample). */
+  gen: { B: number; T: number; seed: number };
+  activations: ActivationsInfo | null;
+  actMessage: Message | null;
+  large: LargeRun | null;
+
+  computing: boolean;
+  result: ComputeResult | null;
+  /** Heatmap zoom on the features (1, 4 or 16) and the feature it centres on. */
+  heatZoom: number;
+  heatCenter: number;
+  resultError: string | null;
+
+  row: number;
+  view: 'window' | 'all';
+  windowStart: number;
+  zoom: { from: number; to: number } | null;
+  scale: Scale;
+  stages: StagesResult | null;
+
+  scalar: Job<ScalarResult>;
+  expected: ExpectedInfo[];
+  expectedMessage: Message | null;
+  tolerance: Tolerance;
+  lab: Job<LabResult>;
+  labView: { fileId: number; sort: LabSort; failingOnly: boolean; offset: number } | null;
+  labRows: LabRowsPage | null;
+
+  timing: Job<TimingResult>;
+  bench: Job<BenchResult>;
+}
+
+export type Action =
+  | { type: 'weights/load'; source: WeightsSource; file?: File }
+  | { type: 'act/generate'; B: number; T: number; seed: number }
+  | { type: 'act/text'; text: string }
+  | { type: 'act/file'; file: File; tokens: File | null }
+  | { type: 'act/cancel' }
+  | { type: 'out/download'; format: 'npy' | 'json' }
+  | { type: 'check/scalar' }
+  | { type: 'lab/add'; files: File[] }
+  | { type: 'lab/remove'; id: number }
+  | { type: 'speed/bench' };
+
+export type PageStore = Store<PageState, Action>;
+
+/** PyTorch's torch.testing.assert_close defaults for float32, and the package's accuracy contract. */
+export const DEFAULT_TOLERANCE: Tolerance = { mode: 'allclose', atol: 1e-5, rtol: 1.3e-6, ulp: 4 };
+
+export function initialState(): PageState {
+  return {
+    embed: false,
+    touch: false,
+    engine: { status: 'starting', backend: '', kernel: '', message: '' },
+    weightsSource: { kind: 'hf' },
+    weightsLoad: null,
+    weights: null,
+    variant: 'layernorm',
+    epsText: '1e-5',
+    eps: 1e-5,
+    gen: { B: 1, T: 16, seed: 7 },
+    activations: null,
+    actMessage: null,
+    large: null,
+    computing: false,
+    result: null,
+    heatZoom: 1,
+    heatCenter: 447,
+    resultError: null,
+    row: 0,
+    view: 'window',
+    windowStart: 444,
+    zoom: null,
+    scale: 'symlog',
+    stages: null,
+    scalar: idle(),
+    expected: [],
+    expectedMessage: null,
+    tolerance: DEFAULT_TOLERANCE,
+    lab: idle(),
+    labView: null,
+    labRows: null,
+    timing: idle(),
+    bench: idle(),
+  };
+}
+
+export function createStore(): PageStore {
+  return new Store<PageState, Action>(initialState());
+}
+
+/** Parses ε as typed (1e-5, 0.00001, 1E-5): a finite number ≥ 0, else null. */
+export function parseEps(text: string): number | null {
+  const t = text.trim();
+  if (!/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+  const v = Number(t);
+  return Number.isFinite(v) && v >= 0 ? v : null;
+}
+
+/** The variant that can actually run: a checkpoint without β always runs bias-free. */
+export function effectiveVariant(s: Pick<PageState, 'variant' | 'weights'>): Variant {
+  return s.weights && !s.weights.beta ? 'biasfree' : s.variant;
+}
+
+/** Whether a result (or stage, or check) was made from exactly what the page holds now. */
+export function isCurrent(
+  s: Pick<PageState, 'activations' | 'weights' | 'eps' | 'variant'>,
+  r: { actId: number; weightsId: number; params: { eps: number; variant: Variant } } | null,
+): boolean {
+  if (!r || !s.activations || !s.weights) return false;
+  return (
+    r.actId === s.activations.id &&
+    r.weightsId === s.weights.id &&
+    r.params.eps === s.eps &&
+    r.params.variant === effectiveVariant(s)
+  );
+}
