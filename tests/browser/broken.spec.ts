@@ -173,13 +173,11 @@ test('7. a gain-only checkpoint counts γ alone and drops + β from the equation
   await ready(page);
   const file = buildSafetensors([{ name: 'ln_f.weight', shape: [D], dtype: 'F32', data: f32Bytes(GAMMA) }]).file;
   await page.locator('input[name="wsrc"][value="file"]').check();
-  await page
-    .locator('#weights-file')
-    .setInputFiles({
-      name: 'gain-only.safetensors',
-      mimeType: 'application/octet-stream',
-      buffer: Buffer.from(toBytes(file)),
-    });
+  await page.locator('#weights-file').setInputFiles({
+    name: 'gain-only.safetensors',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(toBytes(file)),
+  });
   await expect(page.locator('#weights-summary')).toContainText('no β in this checkpoint');
   await explainer(page);
   await expect(page.locator('#param-count')).toHaveText('γ 768 = 768 (no β)');

@@ -12,6 +12,9 @@ import { startFixtureServer, type FixtureServer } from '../helpers/fixture-serve
 import { gpt2Safetensors } from '../io/fixtures';
 
 export const HF_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
+/** The Hub's config.json beside the checkpoint, which the loader reads for ε (GPT-2's: 1e-5). */
+export const HF_CONFIG_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/config.json';
+const CONFIG = JSON.stringify({ model_type: 'gpt2', layer_norm_epsilon: 1e-5, n_embd: 768 });
 /** The checkpoint every test serves: GPT-2's layout, seeded γ and β. */
 export const CHECKPOINT = gpt2Safetensors(7);
 export const { gamma: GAMMA, beta: BETA } = CHECKPOINT;
@@ -29,7 +32,9 @@ type Fixtures = {
 export const test = base.extend<Fixtures, WorkerFixtures>({
   server: [
     async ({}, use) => {
-      const server = await startFixtureServer({ files: { 'model.safetensors': CHECKPOINT.file } });
+      const server = await startFixtureServer({
+        files: { 'model.safetensors': CHECKPOINT.file, 'config.json': new TextEncoder().encode(CONFIG) },
+      });
       await use(server);
       await server.close();
     },
@@ -54,15 +59,21 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/, (route) =>
       route.abort('blockedbyclient'),
     );
-    // …except the Hugging Face checkpoint, which the local range server answers (worker requests too).
-    await context.route(HF_URL, async (route) => {
-      // The page may cancel a read (a newer source picked) or close while it is in flight.
-      try {
-        await route.fulfill({ response: await route.fetch({ url: server.url('model.safetensors') }) });
-      } catch {
-        await route.abort().catch(() => undefined);
-      }
-    });
+    // …except the Hugging Face checkpoint and its config.json, which the local range server answers
+    // (requests from the engine worker too).
+    for (const [url, name] of [
+      [HF_URL, 'model.safetensors'],
+      [HF_CONFIG_URL, 'config.json'],
+    ] as const) {
+      await context.route(url, async (route) => {
+        // The page may cancel a read (a newer source picked) or close while it is in flight.
+        try {
+          await route.fulfill({ response: await route.fetch({ url: server.url(name) }) });
+        } catch {
+          await route.abort().catch(() => undefined);
+        }
+      });
+    }
     await use(page);
     expect(consoleErrors, 'console errors and page errors').toEqual([]);
   },

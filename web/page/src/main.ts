@@ -23,20 +23,37 @@ startEngine(store, engine);
 startWeightsLoader(store, engine);
 syncAddressBar(store);
 
-/** Mounts a card's panel once the card is within a screen of the viewport. */
+/**
+ * Mounts a card's panel once the card is within a screen of the viewport. Anything the visitor
+ * did to its controls before that (a value typed, a file picked) is replayed to the panel.
+ */
 function whenNear(card: HTMLElement, load: () => Promise<(store: PageStore, root: HTMLElement) => void>): void {
   const io = new IntersectionObserver(
     (entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       io.disconnect();
       void load().then((mount) => {
+        const edited = [...card.querySelectorAll('input, select, textarea')].filter(changed);
         mount(store, card);
+        for (const input of edited) {
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        }
         card.dataset.mounted = 'true';
       });
     },
     { rootMargin: '100% 0px' },
   );
   io.observe(card);
+}
+
+function changed(e: Element): boolean {
+  if (e instanceof HTMLSelectElement) return [...e.options].some((o) => o.selected !== o.defaultSelected);
+  if (e instanceof HTMLTextAreaElement) return e.value !== e.defaultValue;
+  if (!(e instanceof HTMLInputElement)) return false;
+  if (e.type === 'file') return (e.files?.length ?? 0) > 0;
+  if (e.type === 'radio' || e.type === 'checkbox') return e.checked !== e.defaultChecked && e.checked;
+  return e.value !== e.defaultValue;
 }
 
 const explain = () => import('./panels/explain').then((m) => m.mountExplain);

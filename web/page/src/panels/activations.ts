@@ -5,6 +5,13 @@ import { fmtBytes, fmtInt, fmtShape, parseWhole } from '../ui/format';
 
 const LIMITS = { B: [1, 64], T: [1, 4096], seed: [0, 2 ** 31 - 1] } as const;
 const MAX_ROWS = 8192;
+/** Pasted text at least this long is kept out of the text box. */
+const BIG_PASTE = 256 * 1024;
+/**
+ * The most a paste may hold. The browser hands pasted text to the main thread in one piece
+ * (about 10 ms per MB): larger inputs go through a file, which the engine reads off the main thread.
+ */
+const MAX_PASTE = 4_000_000;
 
 export function mountActivations(store: PageStore): void {
   const inputs = {
@@ -39,8 +46,36 @@ export function mountActivations(store: PageStore): void {
     store.dispatch({ type: 'act/generate', B: values.B!, T: values.T!, seed: values.seed! });
   });
 
+  // A large paste never goes into the text box: laying out megabytes of text would hold the main
+  // thread for seconds. It is kept aside and used as if it were there.
+  const box = $<HTMLTextAreaElement>('paste');
+  let pasted: string | null = null;
+  box.addEventListener('paste', (e) => {
+    const text = e.clipboardData?.getData('text/plain') ?? '';
+    if (text.length < BIG_PASTE) return;
+    e.preventDefault();
+    box.value = '';
+    if (text.length > MAX_PASTE) {
+      pasted = null;
+      $('paste-note').textContent = '';
+      return error(
+        `The pasted text is ${fmtBytes(text.length)}; pasting is limited to ${fmtBytes(MAX_PASTE)}. ` +
+          'Save it to a .txt or .json file (or np.save a .npy) and upload it: files are read in the background.',
+      );
+    }
+    pasted = text;
+    let lines = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
+    $('paste-note').textContent =
+      `${fmtBytes(text.length)} of text pasted (${fmtInt(lines)} lines), kept out of the box so the page stays responsive. ` +
+      'Use it with the button below, or type in the box to start over.';
+  });
+  box.addEventListener('input', () => {
+    pasted = null;
+    $('paste-note').textContent = '';
+  });
   $('paste-btn').addEventListener('click', () => {
-    const text = $<HTMLTextAreaElement>('paste').value;
+    const text = pasted ?? box.value;
     if (!text.trim()) return error('Paste some numbers first: one row per line, or JSON nested arrays.');
     store.dispatch({ type: 'act/text', text });
   });

@@ -226,8 +226,10 @@ function verdictLine(f: LabFileResult, s: Readonly<PageState>, tol: PageState['t
           : ''),
     );
   }
-  if (f.nonFiniteMismatches) p.append(` ${fmtInt(f.nonFiniteMismatches)} values are non-finite on one side only.`);
-  if (f.nonFiniteBoth) p.append(` ${fmtInt(f.nonFiniteBoth)} values are NaN or ±Inf in both, alike.`);
+  const n = (k: number, one: string, many: string) => `${fmtInt(k)} ${k === 1 ? one : many}`;
+  if (f.nonFiniteMismatches)
+    p.append(` ${n(f.nonFiniteMismatches, 'value is', 'values are')} non-finite on one side only.`);
+  if (f.nonFiniteBoth) p.append(` ${n(f.nonFiniteBoth, 'value is', 'values are')} NaN or ±Inf in both, alike.`);
   if (f.shapeNote) p.append(` Note: ${f.shapeNote}`);
   return p;
 }
@@ -266,7 +268,7 @@ function renderLab(s: Readonly<PageState>): void {
   cap.id = 'side-caption';
   table.append(cap);
   const head = el('tr');
-  for (const h of ['', 'values', 'max |diff|', 'max sULP', 'bit-identical', 'vs this library']) {
+  for (const h of ['output', 'values', 'max |diff|', 'max sULP', 'bit-identical', 'vs this library']) {
     const th = el('th', h);
     th.scope = 'col';
     head.append(th);
@@ -332,7 +334,7 @@ function worstTable(name: string, w: ElementView, s: Readonly<PageState>): HTMLE
   const table = el('table', undefined, 'bits');
   const thead = el('thead');
   const hr = el('tr');
-  for (const h of ['', 'value (shortest float32)', 'bits', 'sULP from exact']) {
+  for (const h of ['source', 'value (shortest float32)', 'bits', 'sULP from exact']) {
     const th = el('th', h);
     th.scope = 'col';
     hr.append(th);

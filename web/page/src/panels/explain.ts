@@ -187,7 +187,9 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
   store.watch(['touch'], (s) => {
     $('ex-zoom-hint').textContent = s.touch ? 'Type a range to zoom.' : 'Or drag across a chart to zoom.';
   });
-  store.watch(['stages', 'view', 'windowStart', 'zoom', 'scale'], (s) => renderStages(s), { defer: true });
+  store.watch(['stages', 'view', 'windowStart', 'zoom', 'scale', 'eps', 'variant'], (s) => renderStages(s), {
+    defer: true,
+  });
   store.watch(['weights'], (s) => renderWeightsChart(s), { defer: true });
 
   function renderFacts(s: Readonly<PageState>): void {
@@ -235,6 +237,12 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
     }
     const stale = !isCurrent(s, st);
     root.classList.toggle('is-stale', stale);
+    const staleText =
+      s.eps === null
+        ? `ε “${s.epsText}” is not a number ≥ 0: these stages are still for ε = ${fmtNum(st.params.eps, 6)}.`
+        : 'Updating…';
+    $('ex-stale').hidden = !stale;
+    $('ex-stale').textContent = stale ? staleText : '';
     const dl = el('dl', undefined, 'facts inline');
     const add = (k: string, v: string, id: string) => {
       const dd = el('dd', v);
@@ -273,9 +281,11 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       (fig.querySelector('.sub') as HTMLElement).textContent =
         stage.key === 'output' && !bias ? 'output (no bias)' : stage.sub;
       const values = st[stage.key as StageKey].subarray(from, to + 1);
-      fig
-        .querySelector('.chart')!
-        .setAttribute('aria-label', `${title}, features ${from} to ${to}: ${describeValues(values)}`);
+      const box = fig.querySelector('.chart') as HTMLElement;
+      box.setAttribute('aria-label', `${title}, features ${from} to ${to}: ${describeValues(values)}`);
+      // What the y axis spans (shared or this stage's own), for readers of the DOM and for tests.
+      box.dataset.scale = s.scale === 'symlog' ? 'symlog' : 'linear';
+      box.dataset.range = (shared ?? ownRange(values)).map((v) => fmtNum(v, 6)).join(' … ');
       charts[i]!.set({
         offset: from,
         values,
@@ -356,6 +366,18 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       `γ${w.beta ? ' and β' : ''} for all ${w.d} features. ${callouts.map((c) => c.sentence).join(' ')}`,
     );
   }
+}
+
+function ownRange(v: Float32Array): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  for (const x of v) {
+    if (Number.isFinite(x)) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+  }
+  return [lo, hi];
 }
 
 function describeValues(v: Float32Array): string {

@@ -111,11 +111,15 @@ export function mountOutput(store: PageStore): void {
   });
 }
 
-function renderStats(s: Readonly<PageState>): void {
+/** Rows of the statistics table drawn at first; the rest on request. */
+const FIRST_STATS = 32;
+
+function renderStats(s: Readonly<PageState>, all = false): void {
   const r = s.result!;
   const body = $('stats-table').querySelector('tbody')!;
   const frag = document.createDocumentFragment();
-  for (let i = 0; i < r.sampleRows.length; i++) {
+  const n = all ? r.sampleRows.length : Math.min(FIRST_STATS, r.sampleRows.length);
+  for (let i = 0; i < n; i++) {
     const row = r.sampleRows[i]!;
     const tr = el('tr');
     const th = el('th', describeRow(s.activations, row));
@@ -129,8 +133,17 @@ function renderStats(s: Readonly<PageState>): void {
     frag.append(tr);
   }
   body.replaceChildren(frag);
-  $('stats-note').textContent =
+  const note = $('stats-note');
+  note.replaceChildren(
     r.rows > r.sampleRows.length
-      ? `Showing the ${fmtInt(r.sampleRows.length)} rows drawn in the heatmap, of ${fmtInt(r.rows)}. Computed by the module in float64, as its kernel works (not rounded to float32).`
-      : 'Computed by the module in float64, as its kernel works (not rounded to float32).';
+      ? `The ${fmtInt(r.sampleRows.length)} rows drawn in the heatmap, of ${fmtInt(r.rows)}. `
+      : '',
+    'Computed by the module in float64, as its kernel works (not rounded to float32).',
+  );
+  if (n < r.sampleRows.length) {
+    const more = el('button', `Show all ${fmtInt(r.sampleRows.length)} rows`, 'secondary small');
+    more.type = 'button';
+    more.addEventListener('click', () => renderStats(s, true));
+    note.append(more);
+  }
 }
