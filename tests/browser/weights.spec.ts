@@ -1,6 +1,6 @@
 import { test, expect, shot, ready, openCard, stageRow, HF_URL, CHECKPOINT, GAMMA, BETA, D } from './fixtures';
 import { layerNorm64, maxRelErr } from './helpers';
-import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../io/fixtures';
+import { buildGguf, buildSafetensors, f32Bytes, gpt2Layout, toBytes, type GgufValue } from '../io/fixtures';
 import type { Download } from '@playwright/test';
 
 async function text(d: Download): Promise<string> {
@@ -144,4 +144,53 @@ test('ε is editable and validated', async ({ page }) => {
   await expect(page.locator('#out-summary')).toContainText('ε = 0.1,');
   await openCard(page, 'explain');
   await expect(page.locator('#fact-eps')).toHaveText('0.1');
+});
+
+/** A GGUF holding one final norm, as llama.cpp names it, with the metadata that says what it is. */
+function normGguf(architecture: string, epsKey: string, eps: number): Buffer {
+  const metadata: Array<[string, GgufValue]> = [
+    ['general.architecture', { type: 'string', value: architecture }],
+    [`${architecture}.attention.${epsKey}`, { type: 'f32', value: eps }],
+  ];
+  const tensors = [{ name: 'output_norm.weight', dims: [D], type: 0 as const, data: f32Bytes(GAMMA) }];
+  if (epsKey === 'layer_norm_epsilon')
+    tensors.push({ name: 'output_norm.bias', dims: [D], type: 0, data: f32Bytes(BETA) });
+  return Buffer.from(buildGguf(metadata, tensors));
+}
+
+test('ε comes from the checkpoint unless the visitor chose one', async ({ page }) => {
+  await ready(page, './', 'GPT-2 small');
+  // The Hub's config.json beside the checkpoint says 1e-5.
+  await expect(page.locator('#eps')).toHaveValue('1e-5');
+  await expect(page.locator('#eps-origin')).toHaveText('As the checkpoint states it (gpt2).');
+  await page.locator('input[name="wsrc"][value="file"]').check();
+  await page.locator('#weights-file').setInputFiles({
+    name: 'gpt2-eps.gguf',
+    mimeType: 'application/octet-stream',
+    buffer: normGguf('gpt2', 'layer_norm_epsilon', 1e-6),
+  });
+  await expect(page.locator('#weights-summary')).toContainText('gpt2-eps.gguf (local file)');
+  await expect(page.locator('#eps')).toHaveValue('1e-6');
+  await expect(page.locator('#out-summary')).toContainText('ε = 1e-6,');
+  // A chosen ε stays when other weights arrive, and the page says what they state.
+  await page.locator('#eps').fill('0.01');
+  await page.locator('input[name="wsrc"][value="hf"]').check();
+  await expect(page.locator('#weights-summary')).toContainText('GPT-2 small ln_f from huggingface.co');
+  await expect(page.locator('#eps')).toHaveValue('0.01');
+  await expect(page.locator('#eps-origin')).toHaveText('The checkpoint states ε = 1e-5.');
+  await expect(page.locator('#out-summary')).toContainText('ε = 0.01,');
+});
+
+test('an RMSNorm checkpoint is refused as such, and the weights in use stay', async ({ page }) => {
+  await ready(page, './', 'GPT-2 small');
+  await page.locator('input[name="wsrc"][value="file"]').check();
+  await page.locator('#weights-file').setInputFiles({
+    name: 'llama.gguf',
+    mimeType: 'application/octet-stream',
+    buffer: normGguf('llama', 'layer_norm_rms_epsilon', 1e-6),
+  });
+  const notice = page.locator('#weights-notice');
+  await expect(notice).toContainText('"output_norm.weight" is the gain of an RMSNorm (llama\'s checkpoint says so)');
+  await expect(notice).toContainText('The page keeps using GPT-2 small ln_f from huggingface.co.');
+  await expect(page.locator('#weights-summary')).toContainText('GPT-2 small ln_f from huggingface.co');
 });

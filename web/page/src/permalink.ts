@@ -7,7 +7,18 @@ import { initialState, parseEps, type PageState, type PageStore, type Scale, typ
 
 type Linked = Pick<
   PageState,
-  'weightsSource' | 'variant' | 'epsText' | 'eps' | 'gen' | 'row' | 'view' | 'windowStart' | 'zoom' | 'scale' | 'embed'
+  | 'weightsSource'
+  | 'variant'
+  | 'epsText'
+  | 'eps'
+  | 'epsOrigin'
+  | 'gen'
+  | 'row'
+  | 'view'
+  | 'windowStart'
+  | 'zoom'
+  | 'scale'
+  | 'embed'
 >;
 
 const defaults = initialState();
@@ -32,6 +43,7 @@ export function decodePermalink(params: URLSearchParams): Partial<Linked> {
   if (eps !== null && parseEps(eps) !== null) {
     out.epsText = eps;
     out.eps = parseEps(eps);
+    out.epsOrigin = 'typed';
   }
   const B = whole(params.get('b'), 1, 64);
   const T = whole(params.get('t'), 1, 4096);
@@ -67,7 +79,8 @@ export function encodePermalink(s: Readonly<Linked>, { embed = s.embed } = {}): 
   const p = new URLSearchParams();
   if (s.weightsSource.kind !== 'file') sourceParams(s.weightsSource, p);
   if (s.variant !== defaults.variant) p.set('v', s.variant === 'biasfree' ? 'nobias' : 'ln');
-  if (s.eps !== null && s.eps !== defaults.eps) p.set('eps', s.epsText.trim());
+  // A checkpoint's own ε comes back with the checkpoint; only a chosen one is written.
+  if (s.eps !== null && s.epsOrigin === 'typed' && s.eps !== defaults.eps) p.set('eps', s.epsText.trim());
   if (s.gen.B !== defaults.gen.B) p.set('b', String(s.gen.B));
   if (s.gen.T !== defaults.gen.T) p.set('t', String(s.gen.T));
   if (s.gen.seed !== defaults.gen.seed) p.set('seed', String(s.gen.seed));

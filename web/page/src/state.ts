@@ -29,6 +29,9 @@ export interface Weights {
   /** How it was read, e.g. "6.7 KB of 548.1 MB fetched with range reads". */
   detail: string;
   synthetic: boolean;
+  /** ε as the checkpoint states it; null when it does not say. */
+  eps: number | null;
+  architecture: string | null;
 }
 
 export interface WeightsLoad {
@@ -82,6 +85,8 @@ export interface PageState {
   epsText: string;
   /** ε parsed from epsText; null while the text is not a finite number ≥ 0. */
   eps: number | null;
+  /** Where ε came from: GPT-2's default, the loaded checkpoint, or the visitor (typed or linked). */
+  epsOrigin: 'default' | 'checkpoint' | 'typed';
 
   /** The generator's parameters (the permalink recreates this sample). */
   gen: { B: number; T: number; seed: number };
@@ -143,6 +148,7 @@ export function initialState(): PageState {
     variant: 'layernorm',
     epsText: '1e-5',
     eps: 1e-5,
+    epsOrigin: 'default',
     gen: { B: 1, T: 16, seed: 7 },
     activations: null,
     actMessage: null,

@@ -21,6 +21,10 @@ export interface WeightsInfo {
   bytesRead: number;
   /** Size of the whole file, when known. */
   total: number | null;
+  /** ε as the checkpoint states it (GGUF metadata, config.json); null when it does not say. */
+  eps: number | null;
+  /** e.g. 'gpt2', when the checkpoint says. */
+  architecture: string | null;
 }
 
 export interface LayerParams {

@@ -1,5 +1,5 @@
 /** Reading γ and β in the engine: a checkpoint by URL or file (a few KB of it), or seeded synthetic weights. */
-import { FetchError, FormatError, loadLayerNormWeights } from 'layernorm-wasm';
+import { FetchError, FormatError, loadNormWeights } from 'layernorm-wasm';
 import type { WeightsInfo, WeightsRequest } from './protocol';
 import { syntheticWeights } from './sample';
 
@@ -23,7 +23,17 @@ export async function readWeights(
 ): Promise<WeightsInfo> {
   if (req.kind === 'synthetic') {
     const { gamma, beta } = syntheticWeights(req.d, req.seed);
-    return { id: nextId++, gamma, beta, d: req.d, dtype: 'F32', bytesRead: 0, total: null };
+    return {
+      id: nextId++,
+      gamma,
+      beta,
+      d: req.d,
+      dtype: 'F32',
+      bytesRead: 0,
+      total: null,
+      eps: null,
+      architecture: null,
+    };
   }
   const input = req.kind === 'url' ? req.url : req.file;
   // The size of a remote file arrives in the Content-Range header of the first range read.
@@ -35,7 +45,15 @@ export async function readWeights(
     return res;
   };
   try {
-    const res = await loadLayerNormWeights(input, { fetch: trackingFetch, signal, onProgress });
+    const res = await loadNormWeights(input, { fetch: trackingFetch, signal, onProgress });
+    if (res.norm !== 'layernorm') {
+      const model = res.architecture ? `${res.architecture}'s` : 'its';
+      throw new WeightsError(
+        `"${res.names.weight}" is the gain of an RMSNorm (${model} checkpoint says so), ` +
+          'not of a LayerNorm: this page normalizes and checks LayerNorm, so it does not use these weights.',
+        false,
+      );
+    }
     return {
       id: nextId++,
       gamma: res.gamma,
@@ -44,6 +62,8 @@ export async function readWeights(
       dtype: res.dtype,
       bytesRead: res.bytesRead,
       total,
+      eps: res.eps,
+      architecture: res.architecture,
     };
   } catch (e) {
     if (signal.aborted) throw e;

@@ -8,7 +8,7 @@ import { permalink } from '../permalink';
 import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
 import { COLORS, FeatureChart, StageChart, type Callout } from '../ui/charts';
 import { $, copyText, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
-import { fmtInt, fmtNum, fmtShape, parseWhole } from '../ui/format';
+import { fmtEps, fmtInt, fmtNum, fmtShape, parseWhole } from '../ui/format';
 import { describeRow, showToken } from '../ui/rows';
 
 const WINDOW = 8;
@@ -222,7 +222,7 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
         : `γ ${fmtInt(w.d)} = ${fmtInt(w.d)} (no β)`,
       'param-count',
     );
-    add('ε', s.eps === null ? `“${s.epsText}” is not valid` : String(s.eps), 'fact-eps');
+    add('ε', s.eps === null ? `“${s.epsText}” is not valid` : fmtEps(s.eps), 'fact-eps');
   }
 
   function renderStages(s: Readonly<PageState>): void {
@@ -239,7 +239,7 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
     root.classList.toggle('is-stale', stale);
     const staleText =
       s.eps === null
-        ? `ε “${s.epsText}” is not a number ≥ 0: these stages are still for ε = ${fmtNum(st.params.eps, 6)}.`
+        ? `ε “${s.epsText}” is not a number ≥ 0: these stages are still for ε = ${fmtEps(st.params.eps)}.`
         : 'Updating…';
     $('ex-stale').hidden = !stale;
     $('ex-stale').textContent = stale ? staleText : '';

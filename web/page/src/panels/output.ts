@@ -1,7 +1,7 @@
 /** The output card: heatmap, downloads, per-row statistics, and what the results were computed for. */
 import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
 import { $, el } from '../ui/dom';
-import { fmtInt, fmtNum, fmtShape } from '../ui/format';
+import { fmtEps, fmtInt, fmtNum, fmtShape } from '../ui/format';
 import { Heatmap } from '../ui/heatmap';
 import { describeRow } from '../ui/rows';
 
@@ -12,13 +12,13 @@ const variantName = (v: string) => (v === 'biasfree' ? 'bias-free (γ only)' : '
 export function staleReason(s: Readonly<PageState>): string | null {
   const r = s.result;
   if (!r || isCurrent(s, r)) return null;
-  const made = `ε = ${fmtNum(r.params.eps, 6)}, ${variantName(r.params.variant)}`;
+  const made = `ε = ${fmtEps(r.params.eps)}, ${variantName(r.params.variant)}`;
   if (s.eps === null) {
     return `ε “${s.epsText}” is not a number ≥ 0, so nothing was recomputed: the results below are still for ${made}.`;
   }
   if (s.computing) return `Updating… the results below are for ${made} until the new ones are ready.`;
   if (s.activations && r.actId !== s.activations.id) return `The results below are for earlier activations (${made}).`;
-  return `The results below are for ${made}; the current settings are ε = ${fmtNum(s.eps, 6)}, ${variantName(effectiveVariant(s))}.`;
+  return `The results below are for ${made}; the current settings are ε = ${fmtEps(s.eps)}, ${variantName(effectiveVariant(s))}.`;
 }
 
 export function mountOutput(store: PageStore): void {
@@ -49,7 +49,7 @@ export function mountOutput(store: PageStore): void {
       if (s.resultError) summary.textContent = s.resultError;
       else if (r) {
         summary.textContent =
-          `Output ${fmtShape(r.shape)}: ${fmtInt(r.rows * r.d)} values, ε = ${fmtNum(r.params.eps, 6)}, ${variantName(r.params.variant)}` +
+          `Output ${fmtShape(r.shape)}: ${fmtInt(r.rows * r.d)} values, ε = ${fmtEps(r.params.eps)}, ${variantName(r.params.variant)}` +
           (r.output.nonFinite ? `, ${fmtInt(r.output.nonFinite)} of them NaN or ±Inf (black in the heatmap)` : '') +
           (r.rows > r.sampleRows.length
             ? ` — the heatmap shows ${fmtInt(r.sampleRows.length)} evenly spaced rows of ${fmtInt(r.rows)}`

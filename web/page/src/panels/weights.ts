@@ -1,7 +1,7 @@
 /** The weights card: where γ and β come from, the variant, and ε. */
 import { parseEps, type PageStore, type WeightsSource } from '../state';
 import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
-import { fmtBytes, fmtNum } from '../ui/format';
+import { fmtBytes, fmtEps, fmtNum } from '../ui/format';
 
 function summarize(a: Float32Array): string {
   let lo = Infinity;
@@ -92,7 +92,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       if (r.checked) store.set({ variant: r.value === 'biasfree' ? 'biasfree' : 'layernorm' });
     });
   }
-  eps.addEventListener('input', () => store.set({ epsText: eps.value, eps: parseEps(eps.value) }));
+  eps.addEventListener('input', () => store.set({ epsText: eps.value, eps: parseEps(eps.value), epsOrigin: 'typed' }));
 
   function render(): void {
     const s = store.state;
@@ -146,10 +146,19 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     $('preset-note').textContent = hasBeta ? '' : 'These weights have no β, so the layer runs bias-free.';
 
     syncValue(eps, s.epsText);
+    const said = w?.eps ?? null;
+    $('eps-origin').textContent =
+      s.epsOrigin === 'checkpoint'
+        ? `As the checkpoint states it${w?.architecture ? ` (${w.architecture})` : ''}.`
+        : said !== null && Number(fmtEps(said)) !== s.eps
+          ? `The checkpoint states ε = ${fmtEps(said)}.`
+          : w && !w.synthetic && said === null
+            ? 'These weights do not state ε; 1e-5 is GPT-2’s.'
+            : '';
     const bad = s.eps === null;
     markInvalid(eps, bad);
     setMsg($('eps-msg'), bad ? 'ε must be a finite number ≥ 0, e.g. 1e-5.' : '', bad ? 'error' : 'info');
   }
 
-  store.watch(['weightsSource', 'weightsLoad', 'weights', 'variant', 'epsText', 'eps'], render);
+  store.watch(['weightsSource', 'weightsLoad', 'weights', 'variant', 'epsText', 'eps', 'epsOrigin'], render);
 }

@@ -7,8 +7,8 @@
  */
 import { Cancelled, EngineError, type Call, type EngineClient } from '../engine/client';
 import type { WeightsInfo, WeightsRequest } from '../engine/protocol';
-import type { PageStore, Weights, WeightsSource } from '../state';
-import { fmtBytes } from '../ui/format';
+import type { PageState, PageStore, Weights, WeightsSource } from '../state';
+import { fmtBytes, fmtEps } from '../ui/format';
 
 export const IDLE_TIMEOUT_MS = 20_000;
 /** GPT-2 small on the Hugging Face Hub; its final LayerNorm is `ln_f.weight` / `ln_f.bias`. */
@@ -79,7 +79,7 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
     }
     try {
       const info = await call.result;
-      store.set({ weights: toWeights(info, source), weightsLoad: null });
+      store.set({ weights: toWeights(info, source), weightsLoad: null, ...epsFor(info) });
     } catch (e) {
       if (e instanceof Cancelled && !timedOut) return;
       const what = source.kind === 'hf' ? 'Hugging Face (huggingface.co)' : label;
@@ -102,11 +102,24 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
       store.set({ weightsLoad: { status: 'failed', source, label, bytesRead: 0, message, retry } });
       const fallback: WeightsSource = { kind: 'synthetic', seed: 1 };
       const info = await engine.call('loadWeights', { kind: 'synthetic', seed: 1, d: DEFAULT_D });
-      if (store.state.weights === null) store.set({ weightsSource: fallback, weights: toWeights(info, fallback) });
+      if (store.state.weights === null) {
+        store.set({ weightsSource: fallback, weights: toWeights(info, fallback), ...epsFor(info) });
+      }
     } finally {
       clearTimeout(idle);
       if (inFlight === call) inFlight = null;
     }
+  }
+
+  /** The checkpoint's ε replaces one it set before or the default, never one the visitor chose. */
+  function epsFor(info: WeightsInfo): Partial<PageState> {
+    const origin = store.state.epsOrigin;
+    if (origin === 'typed') return {};
+    if (info.eps !== null) {
+      const text = fmtEps(info.eps);
+      return { epsText: text, eps: Number(text), epsOrigin: 'checkpoint' };
+    }
+    return origin === 'checkpoint' ? { epsText: '1e-5', eps: 1e-5, epsOrigin: 'default' } : {};
   }
 
   store.handle('weights/load', (a) => void load(a.source, a.file));

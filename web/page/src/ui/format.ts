@@ -71,3 +71,17 @@ export function hex32(v: number): string {
   bitsView.setFloat32(0, v);
   return '0x' + bitsView.getUint32(0).toString(16).padStart(8, '0');
 }
+
+/**
+ * The shortest decimal for ε as a checkpoint states it: a float32 (GGUF) or a double (config.json)
+ * both read back as what was meant, e.g. 1e-5, 1e-6, 0.1.
+ */
+export function fmtEps(v: number): string {
+  if (v === 0) return '0';
+  for (let p = 1; p <= 17; p++) {
+    const s = v.toExponential(p - 1);
+    const back = Number(s);
+    if (back === v || Math.fround(back) === v) return v >= 1e-3 && v < 1e6 ? String(back) : s.replace('e+', 'e');
+  }
+  return String(v);
+}
