@@ -40,7 +40,10 @@ export default defineConfig({
   webServer: external
     ? undefined
     : {
-        command: `npx vite build --config ${config} --logLevel warn && npx vite preview --config ${config} --host 127.0.0.1 --port ${port} --strictPort`,
+        // Type-check the page first (Vite's build does not), then build it and serve it statically.
+        command:
+          `npx tsc -p web/page/tsconfig.json && npx vite build --config ${config} --logLevel warn && ` +
+          `npx vite preview --config ${config} --host 127.0.0.1 --port ${port} --strictPort`,
         url: baseURL,
         timeout: 180_000,
         reuseExistingServer: false,

@@ -101,7 +101,10 @@ export async function longTasksDuring(page: Page, action: () => Promise<void>): 
 
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
+  // Cards far from the viewport are not rendered (content-visibility: auto), except for print.
+  await page.emulateMedia({ media: 'print' });
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+  await page.emulateMedia({ media: 'screen' });
 }
 
 /** Opens the page (or `path`) and waits until the default weights and sample have been normalized. */

@@ -24,7 +24,7 @@ startWeightsLoader(store, engine);
 syncAddressBar(store);
 
 /**
- * Mounts a card's panel once the card is within a screen of the viewport. Anything the visitor
+ * Mounts a card's panel once the card comes within 400 px of the viewport. Anything the visitor
  * did to its controls before that (a value typed, a file picked) is replayed to the panel.
  */
 function whenNear(card: HTMLElement, load: () => Promise<(store: PageStore, root: HTMLElement) => void>): void {
@@ -42,7 +42,7 @@ function whenNear(card: HTMLElement, load: () => Promise<(store: PageStore, root
         card.dataset.mounted = 'true';
       });
     },
-    { rootMargin: '100% 0px' },
+    { rootMargin: '0px 0px 400px 0px' },
   );
   io.observe(card);
 }
