@@ -4,6 +4,11 @@
  * thread only draws; these types are the whole contract between the two.
  */
 
+/** Files above this are refused. */
+export const MAX_FILE_BYTES = 1_000_000_000;
+/** .npy files above this are read in slices instead of whole (and get the progress card). */
+export const STREAM_BYTES = 16 << 20;
+
 /** GPT-2's ln_f (γ and β) or the bias-free variant (γ only, as LDLM's final norm). */
 export type Variant = 'layernorm' | 'biasfree';
 

@@ -6,10 +6,7 @@
 import type { ActivationSource, ActivationsInfo } from './protocol';
 import { gpt2LikeActivations } from './sample';
 
-/** Files above this are refused. */
-export const MAX_FILE_BYTES = 1_000_000_000;
-/** .npy files above this are streamed instead of read whole. */
-export const STREAM_BYTES = 16 << 20;
+export { MAX_FILE_BYTES, STREAM_BYTES } from './protocol';
 /** Pasted or uploaded text above this is refused (a .npy of the same numbers is a quarter the size). */
 export const MAX_TEXT_BYTES = 16 << 20;
 /** Generated samples: at most this many rows (B·T). */

@@ -5,7 +5,7 @@
  * one still running is cancelled.
  */
 import { Cancelled, type Call, type EngineClient } from '../engine/client';
-import type { EngineApi, LayerParams, Operation } from '../engine/protocol';
+import { STREAM_BYTES, type EngineApi, type LayerParams, type Operation } from '../engine/protocol';
 import { effectiveVariant, idle, isCurrent, type Job, type PageState, type PageStore } from '../state';
 
 /** The default sample's width before any weights have arrived (GPT-2 small's d). */
@@ -91,6 +91,8 @@ export function startEngine(store: PageStore, engine: EngineClient): void {
           large: { name: info.label, bytes: info.bytes, status: 'running', done: 0, total: info.rows, message: '' },
         });
       } else {
+        // These replace a large file still being read, if any (the engine dropped it too).
+        pendingInfo = null;
         store.set({ actMessage: note, activations: info, large: null });
       }
       if (info.gen) store.set({ gen: info.gen });
@@ -115,7 +117,7 @@ export function startEngine(store: PageStore, engine: EngineClient): void {
   });
   store.handle('act/text', ({ text }) => void loadActivations({ kind: 'text', text, name: 'pasted text' }, false));
   store.handle('act/file', ({ file, tokens }) => {
-    const large = file.size > 16 << 20 && /\.npy$/i.test(file.name);
+    const large = file.size > STREAM_BYTES && /\.npy$/i.test(file.name);
     if (large) {
       store.set({
         large: {
