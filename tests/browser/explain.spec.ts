@@ -2,6 +2,19 @@ import { test, expect, shot, ready, openCard, stageRow, GAMMA, BETA, D } from '.
 import { layerNorm64, maxRelErr, testActivations, toText } from './helpers';
 import type { Page } from '@playwright/test';
 
+/** Pixels of a stage chart that are coloured (the bars), not white or grey (axes, grid). */
+async function barPixels(page: Page, stage: number): Promise<number> {
+  return page
+    .locator('#stages .chart canvas')
+    .nth(stage)
+    .evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 3]! > 0 && Math.abs(d[i]! - d[i + 2]!) > 60) n++;
+      return n;
+    });
+}
+
 async function paste(page: Page, x: Float32Array): Promise<void> {
   await page.locator('#paste').fill(toText(x, D));
   await page.locator('#paste-btn').click();
@@ -28,6 +41,7 @@ test('one token through every stage: μ, σ², 1/σ and the stage table match a 
   await expect(page.locator('#equation, #eq-layernorm').first()).toBeVisible();
   await expect(page.locator('#ex-insight')).toContainText('Feature 447');
   await expect(page.locator('#stages .chart')).toHaveCount(5);
+  await expect.poll(() => barPixels(page, 0)).toBeGreaterThan(500);
   await shot(page, '03-explainer-window');
   // All d, zoomed to a range typed in, then reset.
   await page.locator('input[name="exview"][value="all"]').check();
@@ -37,6 +51,8 @@ test('one token through every stage: μ, σ², 1/σ and the stage table match a 
   await expect(page.locator('#stages .chart').first()).toHaveAttribute('aria-label', /features 400 to 500/);
   await page.locator('#ex-zoom-reset').click();
   await expect(page.locator('#stages .chart').first()).toHaveAttribute('aria-label', /features 0 to 767/);
+  // 768 bars, each under a pixel wide, are still drawn, in every stage.
+  for (let i = 0; i < 5; i++) await expect.poll(() => barPixels(page, i)).toBeGreaterThan(100);
   await shot(page, '04-explainer-all');
 });
 

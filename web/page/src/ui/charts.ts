@@ -108,12 +108,18 @@ export class StageChart {
           size: 52,
           space: 22,
           values: (_u, vals) => vals.map((v) => (v === null || v === undefined ? '' : compactTick(v))),
+          // Symmetric log: ticks at 0 and the powers of ten only (uPlot's default adds every step between).
+          ...(mode === 'symlog'
+            ? { splits: (_u: uPlot, _i: number, min: number, max: number) => decades(min, max) }
+            : {}),
         },
       ],
       series: [
         {},
         {
-          stroke: 'transparent',
+          // No stroke (width 0): with a stroke, uPlot fills bars too dense for it with the stroke's colour.
+          stroke: (u) => barGradient(u),
+          width: 0,
           fill: (u) => barGradient(u),
           paths: uPlot.paths.bars!({ size: [0.7, 40, 1], align: 0 }),
           points: { show: false },
@@ -218,6 +224,16 @@ function pad(lo: number, hi: number, mode: ScaleMode): [number, number] {
   if (mode === 'symlog') return [lo < 0 ? lo * 1.25 : lo, hi > 0 ? hi * 1.25 : hi];
   const m = (hi - lo) * 0.08;
   return [lo < 0 ? lo - m : lo, hi > 0 ? hi + m : hi];
+}
+
+/** 0 and ±10^k inside [min, max]. */
+function decades(min: number, max: number): number[] {
+  const out = [0];
+  for (let p = 1; p <= Math.max(Math.abs(min), Math.abs(max)) * 1.0001 && p < 1e30; p *= 10) {
+    if (p <= max) out.push(p);
+    if (-p >= min) out.unshift(-p);
+  }
+  return out;
 }
 
 function compactTick(v: number): string {
@@ -397,7 +413,7 @@ export class Histogram {
       series: [
         {},
         {
-          stroke: 'transparent',
+          width: 0,
           fill: (u) => {
             const g = u.ctx.createLinearGradient(u.bbox.left, 0, u.bbox.left + u.bbox.width, 0);
             const t = goodBins / this.#labels.length;
