@@ -111,7 +111,9 @@ test('where ln_f sits in GPT-2, and how bias-free LayerNorm and RMSNorm differ o
   await expect(text).toContainText(`(with ε)`);
   const shown = Number(/root mean square √\(σ² \+ μ²\) = ([\d.]+)/.exec((await text.textContent()) ?? '')![1]);
   expect(Math.abs(shown - rms) / rms).toBeLessThan(1e-3);
-  await expect(text).toContainText('because μ is not small next to σ');
+  await expect(text).toContainText(
+    `μ/σ = ${Number((mean / Math.sqrt(row.reduce((a, v) => a + (v - mean) ** 2, 0) / D)).toPrecision(3))} here`,
+  );
   await expect(text).toContainText('Bias-free LayerNorm is LayerNorm minus β');
   await expect(page.locator('#variants-chart canvas')).toHaveCount(1);
 });

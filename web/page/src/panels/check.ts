@@ -7,7 +7,7 @@ import { ULP_BIN_LABELS, type ElementView, type LabFileResult, type ToleranceMod
 import { isCurrent, type PageState, type PageStore } from '../state';
 import { Histogram } from '../ui/charts';
 import { $, copyText, el, markInvalid, radioValue, setMsg, syncValue } from '../ui/dom';
-import { fmtBytes, fmtF32, fmtInt, fmtNum, fmtShape, hex32, parseFinite } from '../ui/format';
+import { fmtBytes, fmtErr, fmtF32, fmtInt, fmtNum, fmtShape, hex32, parseFinite } from '../ui/format';
 import { reportJson, reportText } from '../ui/report';
 import { describeRow } from '../ui/rows';
 
@@ -147,7 +147,7 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
   p.append(el('strong', ok ? '✓ Agrees' : '✗ Larger error than expected', ok ? 'pass' : 'fail'));
   const total = r.rows * r.d;
   let text =
-    ` — max abs error ${fmtNum(ref.maxAbs, 3)}, max ${fmtNum(ref.maxSulp, 3)} sULP over the ${fmtInt(ref.compared)} finite values` +
+    ` — max abs error ${fmtErr(ref.maxAbs)}, max ${fmtNum(ref.maxSulp, 3)} sULP over the ${fmtInt(ref.compared)} finite values` +
     (ref.compared < total ? ` of ${fmtInt(total)}` : '') +
     (ref.worstIndex >= 0
       ? `; largest error at ${describeRow(s.activations, Math.floor(ref.worstIndex / r.d))}, feature ${ref.worstIndex % r.d}`
@@ -162,7 +162,8 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
     text += ` ${fmtInt(ref.nonFiniteMismatches)} values are non-finite in only one of the two.`;
   p.append(text);
   p.dataset.maxAbs = String(ref.maxAbs);
-  hist.set(ref.histogram, ULP_BIN_LABELS, 3);
+  // Green up to 4 sULP: the accuracy this package promises.
+  hist.set(ref.histogram, ULP_BIN_LABELS, 5);
   $('ulp-hist').setAttribute(
     'aria-label',
     'Histogram of sULP errors: ' + ULP_BIN_LABELS.map((l, i) => `${l}: ${ref.histogram[i]}`).join(', '),
@@ -215,14 +216,14 @@ function verdictLine(f: LabFileResult, s: Readonly<PageState>, tol: PageState['t
   if (f.pass) {
     p.append(
       `all ${fmtInt(total)} values within ${tolText(tol)} of this library's output, on every one of the ${fmtInt(f.rows)} rows; ` +
-        `max |y − e| ${fmtNum(f.maxAbs, 3)}, max ${fmtNum(f.maxSulp, 3)} sULP.`,
+        `max |y − e| ${fmtErr(f.maxAbs)}, max ${fmtNum(f.maxSulp, 3)} sULP.`,
     );
   } else {
     const w = f.worst;
     p.append(
       `${fmtInt(f.failingValues)} of ${fmtInt(total)} values differ by more than ${tolText(tol)}, in ${fmtInt(f.failingRows)} of ${fmtInt(f.rows)} rows.` +
         (w
-          ? ` Worst: ${describeRow(s.activations, w.row)}, feature ${w.feature}: this library ${fmtF32(w.ours)}, expected ${fmtF32(w.expected)} (|diff| ${fmtNum(w.abs, 3)}).`
+          ? ` Worst: ${describeRow(s.activations, w.row)}, feature ${w.feature}: this library ${fmtF32(w.ours)}, expected ${fmtF32(w.expected)} (|diff| ${fmtErr(w.abs)}).`
           : ''),
     );
   }
@@ -288,7 +289,7 @@ function renderLab(s: Readonly<PageState>): void {
     tr.append(
       th,
       el('td', fmtInt(c.compared)),
-      el('td', fmtNum(c.maxAbs, 3)),
+      el('td', fmtErr(c.maxAbs)),
       el('td', fmtNum(c.maxSulp, 3)),
       el('td', `${fmtInt(c.bitIdentical)}${pct}`),
     );
@@ -385,7 +386,7 @@ function renderRows(s: Readonly<PageState>): void {
         el('td', String(r.feature)),
         el('td', fmtF32(r.ours), 'mono'),
         el('td', fmtF32(r.expected), 'mono'),
-        el('td', fmtNum(r.abs, 3)),
+        el('td', fmtErr(r.abs)),
         el('td', fmtNum(r.sulp, 3)),
         el('td', r.pass ? 'pass' : 'FAIL', r.pass ? 'pass' : 'fail'),
       );

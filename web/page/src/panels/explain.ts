@@ -316,15 +316,13 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       parts.push('This token holds a non-finite value, so all three norms give NaN for it.');
     } else {
       parts.push(
-        `For ${describeRow(s.activations, st.row)}: μ = ${fmtNum(st.mean, 4)}, σ = ${fmtNum(sigma, 4)} and the root mean square ` +
-          `√(σ² + μ²) = ${fmtNum(v.rms, 4)} (with ε).`,
+        `For ${describeRow(s.activations, st.row)}: μ = ${fmtNum(st.mean, 4)}, σ = ${fmtNum(sigma, 6)} and the root mean square ` +
+          `√(σ² + μ²) = ${fmtNum(v.rms, 6)} (with ε).`,
       );
       parts.push(
-        `RMSNorm skips subtracting μ and divides by ${fmtNum(v.rms, 4)} instead of ${fmtNum(sigma, 4)}: its output differs from ` +
-          `bias-free LayerNorm's by up to ${fmtNum(maxDiff(v.rmsnorm, v.biasfree), 3)} on this token` +
-          (Math.abs(st.mean) < 0.05 * sigma
-            ? ', little, because μ is small next to σ.'
-            : ', because μ is not small next to σ.'),
+        `RMSNorm skips subtracting μ and divides by ${fmtNum(v.rms, 6)} instead of ${fmtNum(sigma, 6)}: its output differs from ` +
+          `bias-free LayerNorm's by up to ${fmtNum(maxDiff(v.rmsnorm, v.biasfree), 3)} on this token, mostly the shift ` +
+          `γᵢ·μ/σ that LayerNorm subtracts (μ/σ = ${fmtNum(st.mean / sigma, 3)} here).`,
       );
       if (v.layernorm) {
         parts.push(

@@ -85,3 +85,10 @@ export function fmtEps(v: number): string {
   }
   return String(v);
 }
+
+/** An error size with three significant digits: 1.91e-6, 0.0312, 0. */
+export function fmtErr(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return '0';
+  return Math.abs(v) < 1e-3 ? v.toExponential(2).replace('e+', 'e') : String(Number(v.toPrecision(3)));
+}
