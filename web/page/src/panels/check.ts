@@ -130,8 +130,27 @@ export function mountCheck(store: PageStore, root: HTMLElement): void {
     );
     setMsg($('expected-msg'), s.expectedMessage?.text ?? '', s.expectedMessage?.kind ?? 'info');
   });
-  store.watch(['lab', 'activations', 'labView'], (s) => renderLab(s), { defer: true });
-  store.watch(['labRows', 'labView', 'lab'], (s) => renderRows(s), { defer: true });
+  // Progress ticks change \`lab\` many times a second: redraw the results only when they change.
+  store.watch(['lab'], (s) => renderLabProgress(s));
+  let drawn: unknown[] = [];
+  store.watch(
+    ['lab', 'activations', 'labView', 'expected'],
+    (s) => {
+      const key = [
+        s.lab.result,
+        s.lab.status === 'failed' ? s.lab.message : '',
+        s.activations,
+        s.labView,
+        s.expected,
+        s.eps,
+      ];
+      if (key.every((k, i) => k === drawn[i])) return;
+      drawn = key;
+      renderLab(s);
+    },
+    { defer: true },
+  );
+  store.watch(['labRows', 'labView'], (s) => renderRows(s), { defer: true });
 }
 
 function renderReference(s: Readonly<PageState>, hist: Histogram): void {
@@ -235,16 +254,18 @@ function verdictLine(f: LabFileResult, s: Readonly<PageState>, tol: PageState['t
   return p;
 }
 
+function renderLabProgress(s: Readonly<PageState>): void {
+  const job = s.lab;
+  $('lab-progress-row').hidden = job.status !== 'running';
+  if (job.status !== 'running') return;
+  $<HTMLProgressElement>('lab-progress').value = job.total ? job.done / job.total : 0;
+  $('lab-progress-label').textContent = job.total
+    ? `Comparing every row… ${fmtInt(job.done)} of ${fmtInt(job.total)}`
+    : 'Comparing every row…';
+}
+
 function renderLab(s: Readonly<PageState>): void {
   const job = s.lab;
-  const row = $('lab-progress-row');
-  row.hidden = job.status !== 'running';
-  if (job.status === 'running') {
-    $<HTMLProgressElement>('lab-progress').value = job.total ? job.done / job.total : 0;
-    $('lab-progress-label').textContent = job.total
-      ? `Comparing every row… ${fmtInt(job.done)} of ${fmtInt(job.total)}`
-      : 'Comparing every row…';
-  }
   const out = $('expected-result');
   const side = $('lab-side');
   const r = job.result;

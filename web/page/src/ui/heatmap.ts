@@ -45,14 +45,15 @@ const BLACK = 255 << 24;
 export function clampFor(values: Float32Array): number {
   const n = values.length;
   const step = Math.max(1, Math.floor(n / 20000));
-  const s: number[] = [];
+  const s = new Float64Array(Math.ceil(n / step));
+  let k = 0;
   for (let i = 0; i < n; i += step) {
     const v = Math.abs(values[i]!);
-    if (Number.isFinite(v)) s.push(v);
+    if (Number.isFinite(v)) s[k++] = v;
   }
-  if (!s.length) return 1;
-  s.sort((a, b) => a - b);
-  return Math.max(1e-6, s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]!);
+  if (!k) return 1;
+  const sorted = s.subarray(0, k).sort();
+  return Math.max(1e-6, sorted[Math.min(k - 1, Math.floor(k * 0.99))]!);
 }
 
 export interface HeatmapOutputs {
