@@ -11,7 +11,7 @@ const BIG_PASTE = 256 * 1024;
  * The most a paste may hold. The browser hands pasted text to the main thread in one piece
  * (about 10 ms per MB): larger inputs go through a file, which the engine reads off the main thread.
  */
-const MAX_PASTE = 4_000_000;
+const MAX_PASTE = 2_000_000;
 
 export function mountActivations(store: PageStore): void {
   const inputs = {

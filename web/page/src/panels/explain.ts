@@ -225,7 +225,27 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
     add('ε', s.eps === null ? `“${s.epsText}” is not valid` : fmtEps(s.eps), 'fact-eps');
   }
 
+  /**
+   * Each chart is drawn in a task of its own (768 bars five times over is too much for one task on a
+   * slow machine); a newer drawing drops what is left of an older one.
+   */
+  let generation = 0;
+  let queue: (() => void)[] = [];
+  function later(fn: () => void): void {
+    queue.push(fn);
+    if (queue.length === 1) step(generation);
+  }
+  function step(gen: number): void {
+    setTimeout(() => {
+      if (gen !== generation) return;
+      queue.shift()?.();
+      if (queue.length) step(gen);
+    }, 0);
+  }
+
   function renderStages(s: Readonly<PageState>): void {
+    generation++;
+    queue = [];
     const st = s.stages;
     const statsBox = $('ex-stats');
     const tableBox = $('stage-table');
@@ -286,18 +306,21 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       // What the y axis spans (shared or this stage's own), for readers of the DOM and for tests.
       box.dataset.scale = s.scale === 'symlog' ? 'symlog' : 'linear';
       box.dataset.range = (shared ?? ownRange(values)).map((v) => fmtNum(v, 6)).join(' … ');
-      charts[i]!.set({
-        offset: from,
-        values,
-        range: shared,
-        mode: s.scale === 'symlog' ? 'symlog' : 'linear',
-        labels: windowMode,
-        fmt: (v) => fmtNum(v, 4),
-      });
+      const chart = charts[i]!;
+      later(() =>
+        chart.set({
+          offset: from,
+          values,
+          range: shared,
+          mode: s.scale === 'symlog' ? 'symlog' : 'linear',
+          labels: windowMode,
+          fmt: (v) => fmtNum(v, 4),
+        }),
+      );
     });
     tableBox.replaceChildren();
     if (windowMode) tableBox.append(stageTable(st, s, from, to, bias));
-    renderVariants(s, st, from, to);
+    later(() => renderVariants(s, st, from, to));
   }
 
   function renderVariants(s: Readonly<PageState>, st: StagesResult, from: number, to: number): void {

@@ -96,10 +96,11 @@ export function mountOutput(store: PageStore): void {
         view(s),
       );
       axes();
-      renderStats(s);
     },
     { defer: true },
   );
+  // The table in a task of its own, after the heatmap's.
+  store.watch(['result'], (s) => s.result && renderStats(s), { defer: true });
   const axes = () => {
     const { from, to } = heatmap.range;
     $('heat-axes').textContent = `rows (tokens) ↓ · features ${from} … ${to} →`;
