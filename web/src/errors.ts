@@ -14,6 +14,34 @@ export class UnsupportedError extends Error {
   override name = 'UnsupportedError';
 }
 
+export interface WasmLoadErrorDetails {
+  /** The URL of the .wasm file, or what was passed in its place ("the bytes given as options.wasm.simd"). */
+  source: string;
+  /** HTTP status of the response, when one came. */
+  status?: number;
+  /** Content-Type of the response, when one came. */
+  contentType?: string;
+  cause?: unknown;
+}
+
+/**
+ * Thrown by init() when it cannot get a working .wasm module: the URL did not answer with the
+ * file, what came is not WebAssembly, or it is not this package's build for the backend.
+ */
+export class WasmLoadError extends Error {
+  override name = 'WasmLoadError';
+  readonly source: string;
+  readonly status: number | undefined;
+  readonly contentType: string | undefined;
+
+  constructor(message: string, details: WasmLoadErrorDetails) {
+    super(`init: ${message}`, details.cause !== undefined ? { cause: details.cause } : undefined);
+    this.source = details.source;
+    this.status = details.status;
+    this.contentType = details.contentType;
+  }
+}
+
 /** A short, safe description of any value for error messages ("Float64Array(12)", "string \"abc\""). */
 export function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -5,13 +5,13 @@
  *   const rt = await init();
  *   const y = rt.layerNorm(x, 768, { gamma, beta, eps: 1e-5 });
  */
-import { loadModule, resolveBackend } from './loader.js';
+import { checkWasmOption, loadModule, resolveBackend } from './loader.js';
 import { Runtime } from './runtime.js';
 import type { Backend, InitOptions, LayerNormRuntime } from './types.js';
 import { checkOptions } from './validate.js';
 
 export type * from './types.js';
-export { DisposedError, UnsupportedError } from './errors.js';
+export { DisposedError, UnsupportedError, WasmLoadError } from './errors.js';
 export { layerNormReference } from './reference.js';
 export { compareOutputs, ulp32, type Comparison } from './metrics.js';
 
@@ -20,12 +20,15 @@ const runtimes = new Map<Backend, Promise<LayerNormRuntime>>();
 /**
  * Loads the wasm module (once per backend; later calls share it) and returns the runtime.
  * backend: 'auto' (default) picks SIMD128 where supported, else scalar.
+ * wasm: where the .wasm files are, when the package cannot find them itself (see InitOptions).
  */
 export async function init(options?: InitOptions): Promise<LayerNormRuntime> {
-  const backend = await resolveBackend(checkOptions('init', options).backend);
+  const o = checkOptions('init', options);
+  const locations = checkWasmOption(o.wasm);
+  const backend = await resolveBackend(o.backend);
   let runtime = runtimes.get(backend);
   if (!runtime) {
-    runtime = loadModule(backend).then((module) => new Runtime(module, backend));
+    runtime = loadModule(backend, locations).then((module) => new Runtime(module, backend));
     runtimes.set(backend, runtime);
     runtime.catch(() => runtimes.delete(backend));
   }

@@ -2,9 +2,39 @@
 
 export type Backend = 'simd' | 'scalar';
 
+declare global {
+  interface SymbolConstructor {
+    /**
+     * Symbol.dispose (explicit resource management: `using`). Declared here as TypeScript's own
+     * lib.esnext.disposable does, so projects whose `lib` lacks it still compile these types.
+     */
+    readonly dispose: unique symbol;
+  }
+}
+
+/**
+ * One .wasm file as init() accepts it: its URL (absolute, or relative to the page), its bytes,
+ * a fetch Response for it, or the module already compiled.
+ */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module;
+
 export interface InitOptions {
   /** 'auto' (default) loads the SIMD build where wasm SIMD128 is supported, else the scalar build. */
   backend?: 'auto' | Backend;
+  /**
+   * Where the .wasm files are, when not where the package finds them itself:
+   * - a base URL (string or URL) of the folder that holds `layernorm-simd.wasm` and
+   *   `layernorm-scalar.wasm` (copied from the package's `dist/wasm/`, or a CDN's copy);
+   * - or per backend, `{ simd?, scalar? }`: that file's URL, bytes, Response or compiled module.
+   *   A backend left out is found as by default.
+   *
+   * Default: next to the package's JS (bundlers that understand `new URL(…, import.meta.url)`
+   * emit the files; Node reads them from disk), and where that does not answer with the file,
+   * the copy embedded in the package's JS. A source given here is never replaced by the embedded
+   * copy: if it fails, init() rejects with a WasmLoadError naming it.
+   * Only the first successful init() per backend loads a module; later calls share it.
+   */
+  wasm?: string | URL | { simd?: WasmSource; scalar?: WasmSource };
 }
 
 export interface LayerNormOptions {

@@ -22,7 +22,11 @@ export interface LayerNormModule {
 }
 
 export interface ModuleOptions {
-  wasmBinary: ArrayBuffer | Uint8Array;
+  /** Instantiates the module with the glue's imports and hands the instance to `receive`. */
+  instantiateWasm(
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ): object;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
   onAbort?: (what: unknown) => void;
