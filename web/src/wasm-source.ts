@@ -41,6 +41,8 @@ export async function readResponse(response: Response, source: string): Promise<
     contentType: response.headers.get('content-type') ?? undefined,
   };
   if (!response.ok) {
+    // Nobody will read this body: release the connection instead of leaving the stream pending.
+    response.body?.cancel().catch(() => {});
     throw new NoWasmBytesError(
       `fetching ${source} answered HTTP ${response.status}${contentTypeText(origin)}, expected 200 with the .wasm file`,
       origin,

@@ -1,0 +1,246 @@
+// The setups the package must work in out of the box, one entry each. Every case is a small app
+// built from the packed tarball (installed into its own folder) with no bundler configuration
+// beyond what any app has, then loaded in Chromium (or run by Node), and checked by run.mjs.
+//
+// A case is:
+//   name         shown in the report
+//   kind         'browser' (default) or 'node'
+//   files        { path: contents } added to the app; src/ always has the shared app/*.js files,
+//                and src/init-options.js (the options given to init) defaults to {}
+//   start(app)   builds if needed and serves: returns the page URL (browser cases)
+//   run(app)     runs the app and returns its parsed JSON report (node cases)
+//   wasmFrom     'file': the .wasm arrives as a .wasm response; 'embedded': from the base64 copy in
+//                the package's JS (the .wasm beside the JS is not there)
+//   csp          true: the page is served with STRICT_CSP and must not be allowed to eval
+//   expectError  a RegExp the init() error must match instead of a result
+//   allowConsole RegExps of browser console errors that are expected (anything else fails)
+//
+// `app` gives: dir (the app folder), serve(subdir, options) (tests/bundlers/serve.mjs options),
+// node(args, env) (runs Node in the app folder and returns stdout), and write(path, contents).
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { rollup } from 'rollup';
+import { build as viteBuild, createServer as viteServer } from 'vite';
+import webpack from 'webpack';
+
+/** The strictest policy that still allows WebAssembly: no eval, scripts only from the origin. */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
+/** A page loading one script; `importMap` maps bare names for unbundled pages. */
+export function page({ script, module = true, importMap }) {
+  const map = importMap ? `\n    <script type="importmap">${JSON.stringify({ imports: importMap })}</script>` : '';
+  return `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>layernorm-wasm app</title>${map}
+    <script ${module ? 'type="module" ' : ''}src="${script}"></script>
+  </head>
+  <body></body>
+</html>
+`;
+}
+
+const initOptions = (source) => ({ 'src/init-options.js': `export const initOptions = ${source};\n` });
+/** Chromium's message for the expected 404 of the .wasm beside a bundle that did not copy it. */
+const MISSING_WASM =
+  /Failed to load resource: the server responded with a status of 404 \(Not Found\) \(\S+\/layernorm-(simd|scalar)\.wasm\)$/;
+const REFUSED_EVAL = /Refused to evaluate a string as JavaScript/;
+
+async function viteApp(app, extra = {}) {
+  await viteBuild({ root: app.dir, configFile: false, logLevel: 'warn', ...extra });
+  return join(app.dir, 'dist');
+}
+
+function webpackApp(app) {
+  return new Promise((resolve, reject) => {
+    // What a webpack.config.js holds at least (its output.path is resolved against __dirname).
+    const config = {
+      mode: 'production',
+      context: app.dir,
+      entry: './src/window-entry.js',
+      output: { path: join(app.dir, 'dist') },
+    };
+    webpack(config, (error, stats) => {
+      if (error || stats.hasErrors()) reject(error ?? new Error(stats.toString('errors-only')));
+      else resolve(join(app.dir, 'dist'));
+    });
+  });
+}
+
+async function esbuildApp(app, extra = {}) {
+  await esbuild.build({
+    absWorkingDir: app.dir,
+    entryPoints: ['src/window-entry.js'],
+    bundle: true,
+    format: 'esm',
+    outdir: 'dist',
+    logLevel: 'warning',
+    ...extra,
+  });
+  return join(app.dir, 'dist');
+}
+
+/** Copies the package's .wasm files into `folder` (what a build step or a `cp` does). */
+function copyWasm(app, folder) {
+  mkdirSync(folder, { recursive: true });
+  const wasmDir = join(app.dir, 'node_modules', 'layernorm-wasm', 'dist', 'wasm');
+  for (const f of readdirSync(wasmDir).filter((f) => f.endsWith('.wasm')))
+    copyFileSync(join(wasmDir, f), join(folder, f));
+}
+
+async function rollupApp(app) {
+  const bundle = await rollup({ input: join(app.dir, 'src/window-entry.js'), plugins: [nodeResolve()] });
+  await bundle.write({ dir: join(app.dir, 'dist'), format: 'es' });
+  await bundle.close();
+  return join(app.dir, 'dist');
+}
+
+const bundledPage = { 'dist/index.html': page({ script: './window-entry.js' }) };
+
+export const cases = [
+  {
+    name: 'Vite build',
+    files: { 'index.html': page({ script: '/src/window-entry.js' }) },
+    start: async (app) => (await app.serve(await viteApp(app))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'Vite dev server',
+    files: { 'index.html': page({ script: '/src/window-entry.js' }) },
+    async start(app) {
+      const server = await viteServer({
+        root: app.dir,
+        configFile: false,
+        logLevel: 'warn',
+        server: { host: '127.0.0.1', port: await app.freePort(), strictPort: true },
+      });
+      await server.listen();
+      app.onClose(() => server.close());
+      return server.resolvedUrls.local[0];
+    },
+    wasmFrom: 'file',
+  },
+  {
+    name: 'webpack 5',
+    files: { 'dist/index.html': page({ script: './main.js', module: false }) },
+    start: async (app) => (await app.serve(await webpackApp(app))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'esbuild (ESM), host answering 404',
+    files: bundledPage,
+    start: async (app) => (await app.serve(await esbuildApp(app))).url(),
+    wasmFrom: 'embedded',
+    allowConsole: [MISSING_WASM],
+  },
+  {
+    name: 'esbuild (ESM), host with an SPA fallback',
+    files: bundledPage,
+    start: async (app) => (await app.serve(await esbuildApp(app), { spaFallback: true })).url(),
+    wasmFrom: 'embedded',
+  },
+  {
+    name: 'esbuild (ESM, --splitting), .wasm copied to <outdir>/wasm/',
+    files: bundledPage,
+    async start(app) {
+      const out = await esbuildApp(app, { splitting: true });
+      copyWasm(app, join(out, 'wasm'));
+      return (await app.serve(out)).url();
+    },
+    wasmFrom: 'file',
+  },
+  {
+    name: 'esbuild (ESM), .wasm copied elsewhere + options.wasm',
+    files: { ...bundledPage, ...initOptions("{ wasm: 'static/layernorm/' }") },
+    async start(app) {
+      const out = await esbuildApp(app);
+      copyWasm(app, join(out, 'static', 'layernorm'));
+      return (await app.serve(out)).url();
+    },
+    wasmFrom: 'file',
+  },
+  {
+    name: 'Rollup + node-resolve',
+    files: bundledPage,
+    start: async (app) => (await app.serve(await rollupApp(app))).url(),
+    wasmFrom: 'embedded',
+    allowConsole: [MISSING_WASM],
+  },
+  {
+    name: 'import map (layernorm-wasm only)',
+    files: {
+      'index.html': page({
+        script: './src/window-entry.js',
+        importMap: { 'layernorm-wasm': './node_modules/layernorm-wasm/dist/index.js' },
+      }),
+    },
+    start: async (app) => (await app.serve(app.dir)).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'import map to a CDN-like origin',
+    async start(app) {
+      const cdn = await app.serve(join(app.dir, 'node_modules', 'layernorm-wasm'), {
+        cors: true,
+        prefix: '/npm/layernorm-wasm@0.1.0/',
+      });
+      app.write(
+        'index.html',
+        page({ script: './src/window-entry.js', importMap: { 'layernorm-wasm': cdn.url('dist/index.js') } }),
+      );
+      return (await app.serve(app.dir)).url();
+    },
+    wasmFrom: 'file',
+  },
+  {
+    name: 'module Worker (Vite build)',
+    files: { 'index.html': page({ script: '/src/worker-entry.js' }) },
+    start: async (app) => (await app.serve(await viteApp(app))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: "module Worker (Vite build, worker.format 'es')",
+    files: { 'index.html': page({ script: '/src/worker-entry.js' }) },
+    start: async (app) => (await app.serve(await viteApp(app, { worker: { format: 'es' } }))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'strict CSP header (Vite build)',
+    files: { 'index.html': page({ script: '/src/window-entry.js' }) },
+    start: async (app) => (await app.serve(await viteApp(app), { csp: STRICT_CSP })).url(),
+    wasmFrom: 'file',
+    csp: true,
+    allowConsole: [REFUSED_EVAL],
+  },
+  {
+    name: 'strict CSP header (esbuild, embedded copy)',
+    files: bundledPage,
+    start: async (app) => (await app.serve(await esbuildApp(app), { csp: STRICT_CSP, spaFallback: true })).url(),
+    wasmFrom: 'embedded',
+    csp: true,
+    allowConsole: [REFUSED_EVAL],
+  },
+  {
+    name: "CSP without 'wasm-unsafe-eval' (clear error)",
+    files: { 'index.html': page({ script: '/src/window-entry.js' }) },
+    start: async (app) => (await app.serve(await viteApp(app), { csp: "default-src 'self'; script-src 'self'" })).url(),
+    expectError:
+      /^WasmLoadError: init: this page's Content-Security-Policy does not allow compiling WebAssembly: add 'wasm-unsafe-eval' to script-src/,
+    csp: true,
+    allowConsole: [REFUSED_EVAL, /Refused to compile or instantiate WebAssembly/],
+  },
+  {
+    name: 'Node ESM',
+    kind: 'node',
+    run: async (app) => JSON.parse(await app.node(['src/node-entry.js'])),
+  },
+  {
+    name: 'Node ESM without process.getBuiltinModule (as Node < 20.16)',
+    kind: 'node',
+    run: async (app) => JSON.parse(await app.node(['src/node-entry.js'], { LNW_HIDE_GET_BUILTIN_MODULE: '1' })),
+    expectNoGetBuiltinModule: true,
+  },
+];
