@@ -1,41 +1,130 @@
-// What users get: `npm pack`, install the tarball into an empty project, import it by name.
+// What users get: `npm pack`, the tarball installed into an empty project from an empty npm cache
+// with --offline (nothing may come from a registry), then imported by name, type-checked by strict
+// TypeScript consumers, and checked by publint and arethetypeswrong.
+//
+// The tarball is packed with --ignore-scripts: `npm test` has just built dist/, and the prepack
+// build would rewrite dist/ while other test files read it. `npm run test:bundlers` packs with
+// the prepack build and proves it runs.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 let dir: string;
+let tarball: string;
+let installed: string;
+
+/** A fresh, empty npm cache: whatever the install needs must come from the tarball itself. */
+const emptyCacheEnv = () => ({
+  ...process.env,
+  npm_config_cache: mkdtempSync(join(tmpdir(), 'layernorm-wasm-cache-')),
+});
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'layernorm-wasm-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' });
-  const [{ filename }] = JSON.parse(out.slice(out.indexOf('[')));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(dir, filename)], {
-    cwd: dir,
-    stdio: 'ignore',
+  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: root,
+    env: emptyCacheEnv(),
+    stdio: 'pipe',
   });
+  tarball = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith('.tgz'))!,
+  );
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], {
+    cwd: dir,
+    env: emptyCacheEnv(),
+    stdio: 'pipe',
+  });
+  installed = join(dir, 'node_modules', 'layernorm-wasm');
 }, 180_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('ships only dist/, the README and package.json, with both .wasm builds', () => {
-  const files = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' });
-  const paths: string[] = JSON.parse(files.slice(files.indexOf('[')))[0].files.map((f: { path: string }) => f.path);
-  expect(paths).toContain('dist/index.js');
-  expect(paths).toContain('dist/index.d.ts');
-  expect(paths).toContain('dist/wasm/layernorm-simd.wasm');
-  expect(paths).toContain('dist/wasm/layernorm-scalar.wasm');
-  expect(paths.every((p) => p.startsWith('dist/') || ['README.md', 'package.json', 'LICENSE'].includes(p))).toBe(true);
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(folder, join(e.parentPath, e.name)));
+}
+
+describe('the tarball', () => {
+  it('has no dependencies, so it installs offline from an empty cache', () => {
+    expect(pkg.dependencies).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version).toBe(pkg.version);
+  });
+
+  it('ships dist/ (both .wasm builds and their embedded copies), the README and package.json, nothing else', () => {
+    const files = filesUnder(installed);
+    for (const f of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/file-reader.js',
+      'dist/file-reader.node.js',
+      'dist/wasm/layernorm-simd.wasm',
+      'dist/wasm/layernorm-scalar.wasm',
+      'dist/wasm/layernorm-simd.embedded.js',
+      'dist/wasm/layernorm-scalar.embedded.js',
+    ]) {
+      expect(files).toContain(f);
+    }
+    expect(
+      files.filter((f) => !f.startsWith('dist/') && !['README.md', 'package.json', 'LICENSE'].includes(f)),
+    ).toEqual([]);
+    // Nothing but the build's own outputs (no stray bundles or assets from other tools).
+    const strays = files.filter(
+      (f) =>
+        f.startsWith('dist/') &&
+        !/^dist\/(io\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+          f,
+        ),
+    );
+    expect(strays).toEqual([]);
+  });
+
+  it('embeds exactly the .wasm bytes it ships', async () => {
+    for (const backend of ['simd', 'scalar']) {
+      const { default: base64 } = await import(join(installed, 'dist', 'wasm', `layernorm-${backend}.embedded.js`));
+      const file = readFileSync(join(installed, 'dist', 'wasm', `layernorm-${backend}.wasm`));
+      expect(Buffer.from(base64, 'base64').equals(file)).toBe(true);
+    }
+  });
+
+  it('runs no code from strings (strict CSP): no eval, no new Function, in the package or its Emscripten glue', () => {
+    const js = filesUnder(join(installed, 'dist')).filter((f) => f.endsWith('.js'));
+    const offenders = js.filter((f) =>
+      /(?<![\w$.])(eval|Function)\s*\(|new\s+Function\b/.test(readFileSync(join(installed, 'dist', f), 'utf8')),
+    );
+    expect(js.length).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+
+  it('imports nothing by bare name at run time (an import map needs only layernorm-wasm)', () => {
+    const specifiers = new Map<string, string>();
+    for (const f of filesUnder(join(installed, 'dist')).filter((f) => f.endsWith('.js') && f !== 'cli.js')) {
+      const text = readFileSync(join(installed, 'dist', f), 'utf8');
+      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g))
+        specifiers.set(m[1], f);
+    }
+    const bare = [...specifiers].filter(([s]) => !s.startsWith('./') && !s.startsWith('../')).sort();
+    // '#file-reader' is the package's own import, taken (dynamically) only for file: URLs, i.e. in
+    // Node; 'node:fs/promises' sits behind it in the "node" condition's file.
+    expect(bare).toEqual([
+      ['#file-reader', 'wasm-source.js'],
+      ['node:fs/promises', 'file-reader.node.js'],
+    ]);
+  });
 });
 
-it('imports by name in Node and runs SIMD by default, scalar when forced', () => {
+describe('in Node', () => {
   const script = `
-    import { init, layerNormReference } from 'layernorm-wasm';
+    if (process.env.HIDE) delete process.getBuiltinModule;
+    const { init, layerNormReference } = await import('layernorm-wasm');
     const x = new Float32Array(2 * 768).map((_, i) => Math.sin(i) * 3 + 1e4);
-    const out = {};
+    const out = { getBuiltinModule: typeof process.getBuiltinModule };
     for (const backend of ['auto', 'scalar']) {
       const rt = await init({ backend });
       const y = rt.layerNorm(x, 768);
@@ -45,22 +134,173 @@ it('imports by name in Node and runs SIMD by default, scalar when forced', () =>
       out[backend] = { backend: rt.backend, kernel: rt.kernel, maxAbs };
     }
     console.log(JSON.stringify(out));`;
-  writeFileSync(join(dir, 'check.mjs'), script);
-  const result = JSON.parse(execFileSync(process.execPath, ['check.mjs'], { cwd: dir, encoding: 'utf8' }));
-  expect(result.auto).toMatchObject({ backend: 'simd', kernel: 'f32_layernorm_ukernel__wasmsimd_u8' });
-  expect(result.scalar).toMatchObject({ backend: 'scalar', kernel: 'f32_layernorm_ukernel__scalar_u8' });
-  expect(result.auto.maxAbs).toBeLessThanOrEqual(1e-5);
-  expect(result.scalar.maxAbs).toBeLessThanOrEqual(1e-5);
+
+  for (const hide of [false, true]) {
+    it(`imports by name and runs SIMD by default, scalar when forced${hide ? ', without process.getBuiltinModule (Node < 20.16)' : ''}`, () => {
+      writeFileSync(join(dir, 'check.mjs'), script);
+      const result = JSON.parse(
+        execFileSync(process.execPath, ['check.mjs'], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, HIDE: hide ? '1' : '' },
+        }),
+      );
+      expect(result.getBuiltinModule).toBe(hide ? 'undefined' : 'function');
+      expect(result.auto).toMatchObject({ backend: 'simd', kernel: 'f32_layernorm_ukernel__wasmsimd_u8' });
+      expect(result.scalar).toMatchObject({ backend: 'scalar', kernel: 'f32_layernorm_ukernel__scalar_u8' });
+      expect(result.auto.maxAbs).toBeLessThanOrEqual(1e-5);
+      expect(result.scalar.maxAbs).toBeLessThanOrEqual(1e-5);
+    });
+  }
 });
 
-it('passes publint (exports, types, files as bundlers and Node expect them)', () => {
-  const bin = join(root, 'node_modules', 'publint', 'src', 'cli.js');
-  const out = execFileSync(process.execPath, [bin, '--strict'], { cwd: root, encoding: 'utf8' });
-  expect(out).toContain('All good!');
-}, 120_000);
+describe('its types, for a strict TypeScript consumer without skipLibCheck', () => {
+  // Uses the public API and asserts, through @ts-expect-error, that the types are not `any`.
+  const consumer = `
+import {
+  init,
+  layerNormReference,
+  loadLayerNormWeights,
+  WasmLoadError,
+  type InitOptions,
+  type LayerNormRuntime,
+  type WasmSource,
+} from 'layernorm-wasm';
 
-it('declares ESM exports with types first', () => {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  expect(pkg.type).toBe('module');
-  expect(Object.keys(pkg.exports['.'])[0]).toBe('types');
+const perBackend: InitOptions = {
+  backend: 'auto',
+  wasm: { simd: new URL('https://cdn.example/lnw/layernorm-simd.wasm'), scalar: new Uint8Array(8) },
+};
+const base: InitOptions = { wasm: '/static/layernorm/' };
+
+export async function run(x: Float32Array): Promise<number> {
+  let rt: LayerNormRuntime;
+  try {
+    rt = await init(Math.random() > 0.5 ? perBackend : base);
+  } catch (e) {
+    if (e instanceof WasmLoadError) return e.status ?? -1;
+    throw e;
+  }
+  const ln = rt.createLayerNorm(768);
+  const y: Float32Array = ln.forward(x);
+  ln[Symbol.dispose]();
+  const tensor = rt.allocate(1, 768);
+  tensor.dispose();
+  const fromFetch: WasmSource = await fetch('/layernorm-simd.wasm');
+  const weights = await loadLayerNormWeights({ gamma: new Uint8Array(0) });
+  return y[0] + layerNormReference(x, 768)[0] + weights.d + (fromFetch instanceof Response ? 1 : 0);
+}
+
+// @ts-expect-error an unknown backend
+void init({ backend: 'gpu' });
+// @ts-expect-error a number is not a wasm location
+void init({ wasm: 42 });
+`;
+  /** Where the project's lib has WebAssembly (dom), a compiled module is a WasmSource too. */
+  const withDom = `${consumer}
+export const compiled: Promise<WasmSource> = WebAssembly.compile(new Uint8Array(8));
+`;
+  const dom = { lib: ['es2022', 'dom'], types: [] };
+  const configs: Record<string, { source: string; options: Record<string, unknown>; compilers?: string[] }> = {
+    'moduleResolution bundler': { source: withDom, options: { ...dom, module: 'esnext', moduleResolution: 'bundler' } },
+    'moduleResolution node16': { source: withDom, options: { ...dom, module: 'node16', moduleResolution: 'node16' } },
+    // A Node project typed with @types/node and no DOM lib (no WebAssembly namespace there).
+    'a Node project (lib es2022 + @types/node, no dom)': {
+      source: consumer,
+      options: {
+        lib: ['es2022'],
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules', '@types')],
+        module: 'node16',
+        moduleResolution: 'node16',
+      },
+      compilers: ['typescript'],
+    },
+  };
+  const compilers: [string, string][] = [
+    [
+      `TypeScript ${JSON.parse(readFileSync(join(root, 'node_modules/typescript/package.json'), 'utf8')).version}`,
+      'typescript',
+    ],
+    ['TypeScript 5.0', 'typescript-5.0'],
+  ];
+  for (const [configName, { source, options, compilers: only }] of Object.entries(configs)) {
+    for (const [compilerName, compiler] of compilers.filter(([, c]) => !only || only.includes(c))) {
+      it(`${configName}, ${compilerName}`, () => {
+        const project = join(dir, `types-${configName.replace(/\W+/g, '-')}-${compiler}`);
+        mkdirSync(project, { recursive: true });
+        writeFileSync(join(project, 'index.ts'), source);
+        writeFileSync(
+          join(project, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: {
+              strict: true,
+              noEmit: true,
+              skipLibCheck: false,
+              target: 'es2022',
+              ...options,
+            },
+            files: ['index.ts'],
+          }),
+        );
+        const tsc = join(root, 'node_modules', compiler, 'bin', 'tsc');
+        let output = '';
+        try {
+          execFileSync(process.execPath, [tsc, '-p', project], { cwd: dir, encoding: 'utf8' });
+        } catch (e) {
+          output = String((e as { stdout?: string }).stdout ?? e);
+        }
+        expect(output).toBe('');
+      }, 120_000);
+    }
+  }
+});
+
+describe('package.json', () => {
+  it('passes publint --strict (exports, types, files as bundlers and Node expect them)', () => {
+    const bin = join(root, 'node_modules', 'publint', 'src', 'cli.js');
+    const out = execFileSync(process.execPath, [bin, '--strict'], { cwd: root, encoding: 'utf8' });
+    expect(out).toContain('All good!');
+  }, 120_000);
+
+  it('passes arethetypeswrong as an ESM-only package (the .wasm subpaths are files, not modules)', () => {
+    // --profile esm-only: CommonJS consumers load the package with import() (or require(esm) on
+    // Node 20.19+); ./wasm/simd and ./wasm/scalar export the .wasm files themselves, for tools
+    // that copy or serve them, and have no types by nature.
+    const bin = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const out = execFileSync(
+      process.execPath,
+      [
+        bin,
+        tarball,
+        '--profile',
+        'esm-only',
+        '--exclude-entrypoints',
+        './wasm/simd',
+        './wasm/scalar',
+        '--format',
+        'json',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
+    // The command exits 0 (execFileSync would throw otherwise); the one finding it reports and
+    // the profile ignores is the ESM-only one.
+    const report = JSON.parse(out);
+    expect(report.analysis.problems).toEqual([
+      { kind: 'CJSResolvesToESM', entrypoint: '.', resolutionKind: 'node16-cjs' },
+    ]);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './package.json']);
+  }, 120_000);
+
+  it('declares ESM exports with types first, a boolean sideEffects, a prepack build and Node 20', () => {
+    expect(pkg.type).toBe('module');
+    expect(Object.keys(pkg.exports['.'])[0]).toBe('types');
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.scripts.prepack).toBe('node web/scripts/build.mjs');
+    expect(pkg.engines.node).toBe('>=20');
+    expect(pkg.imports['#file-reader']).toEqual({
+      node: './dist/file-reader.node.js',
+      default: './dist/file-reader.js',
+    });
+  });
 });

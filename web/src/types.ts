@@ -16,7 +16,17 @@ declare global {
  * One .wasm file as init() accepts it: its URL (absolute, or relative to the page), its bytes,
  * a fetch Response for it, or the module already compiled.
  */
-export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module;
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response | CompiledWasm;
+
+/**
+ * WebAssembly.Module, where the project's lib declares it (dom, webworker): Node projects
+ * typed with @types/node alone have no WebAssembly namespace, and must still compile these types.
+ */
+export type CompiledWasm = typeof globalThis extends {
+  WebAssembly: { Module: abstract new (...args: never) => infer M };
+}
+  ? M
+  : never;
 
 export interface InitOptions {
   /** 'auto' (default) loads the SIMD build where wasm SIMD128 is supported, else the scalar build. */
