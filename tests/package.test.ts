@@ -292,11 +292,13 @@ describe('package.json', () => {
     expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './package.json']);
   }, 120_000);
 
-  it('declares ESM exports with types first, a boolean sideEffects, a prepack build and Node 20', () => {
+  it('declares ESM exports with types first, a boolean sideEffects, a prepack build that publishing runs, and Node 20', () => {
     expect(pkg.type).toBe('module');
     expect(Object.keys(pkg.exports['.'])[0]).toBe('types');
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.scripts.prepack).toBe('node web/scripts/build.mjs');
+    // .npmrc turns install scripts off; publishing must still run prepack.
+    expect(pkg.publishConfig).toEqual({ 'ignore-scripts': false });
     expect(pkg.engines.node).toBe('>=20');
     expect(pkg.imports['#file-reader']).toEqual({
       node: './dist/file-reader.node.js',

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: installs what is missing, builds, then runs every suite: the native C++ tests
 // (GoogleTest through CTest, real SIMD kernel via SIMDe), the same under ASan + UBSan, the
-// Vitest suites (both wasm backends, bad inputs, memory, I/O, seeded fuzzing, the packed
-// tarball), and the Playwright suite in Chromium.
-// Flags: --skip-cpp, --skip-browser (for quick local loops).
+// Vitest suites (both wasm backends, bad inputs, memory, I/O, loading, seeded fuzzing, the packed
+// tarball), the Playwright suite in Chromium, and `npm start`'s clean stop on SIGTERM / SIGINT
+// (last: it rebuilds dist/). The bundler matrix is `npm run test:bundlers`.
+// Flags: --skip-cpp, --skip-browser, --skip-start (for quick local loops).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { configureOnce, root, runner } from './common.mjs';
@@ -15,10 +16,16 @@ const hasBrowserTests = () =>
   readdirSync(join(root, 'tests', 'browser')).some((f) => f.endsWith('.spec.ts'));
 
 const browser = !args.includes('--skip-browser') && hasBrowserTests();
-run(process.execPath, ['web/scripts/setup.mjs', '--numpy', ...(browser ? ['--browser'] : [])]);
+const cpp = !args.includes('--skip-cpp');
+run(process.execPath, [
+  'web/scripts/setup.mjs',
+  '--numpy',
+  ...(cpp ? ['--native'] : []),
+  ...(browser ? ['--browser'] : []),
+]);
 run(process.execPath, ['web/scripts/build.mjs', '--no-setup']);
 
-if (!args.includes('--skip-cpp')) {
+if (cpp) {
   console.log('\n== C++ tests (native, GoogleTest) ==');
   configureOnce(run, 'build/native', ['-DCMAKE_BUILD_TYPE=Release']);
   run('cmake', ['--build', 'build/native', '-j2']);
@@ -33,4 +40,9 @@ run(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'
 if (browser) {
   console.log('\n== Browser tests (Playwright, Chromium) ==');
   run('npm', ['run', 'test:browser']);
+}
+
+if (!args.includes('--skip-start')) {
+  console.log('\n== npm start stops cleanly (node:test) ==');
+  run(process.execPath, ['--test', 'tests/scripts/start.test.mjs']);
 }
