@@ -11,7 +11,6 @@ const pkgEntry = resolve(repo, 'dist/index.js');
 /**
  * Content-Security-Policy for the production page (the dev server needs inline styles for HMR,
  * so the tag is only added to the build).
- * - script-src 'unsafe-eval': Embind (Emscripten 3.1.6) builds its invokers with `new Function`.
  * - script-src 'wasm-unsafe-eval': compiling the WebAssembly module.
  * - connect-src https:: the Hugging Face checkpoint (huggingface.co and its CDN redirects) and
  *   custom weight URLs; http://localhost / 127.0.0.1 for locally served checkpoints.
@@ -20,7 +19,7 @@ const pkgEntry = resolve(repo, 'dist/index.js');
  */
 const CSP = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self'",
   "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
   "img-src 'self' data: blob:",
