@@ -108,6 +108,20 @@ export const cases = [
     wasmFrom: 'file',
   },
   {
+    name: "Vite build, options.wasm from 'layernorm-wasm/wasm/simd?url'",
+    files: {
+      'index.html': page({ script: '/src/window-entry.js' }),
+      'src/init-options.js': [
+        "import simd from 'layernorm-wasm/wasm/simd?url';",
+        "import scalar from 'layernorm-wasm/wasm/scalar?url';",
+        'export const initOptions = { wasm: { simd, scalar } };',
+        '',
+      ].join('\n'),
+    },
+    start: async (app) => (await app.serve(await viteApp(app))).url(),
+    wasmFrom: 'file',
+  },
+  {
     name: 'Vite dev server',
     files: { 'index.html': page({ script: '/src/window-entry.js' }) },
     async start(app) {
@@ -154,7 +168,7 @@ export const cases = [
   },
   {
     name: 'esbuild (ESM), .wasm copied elsewhere + options.wasm',
-    files: { ...bundledPage, ...initOptions("{ wasm: 'static/layernorm/' }") },
+    files: { ...bundledPage, ...initOptions("{ wasm: '/static/layernorm/' }") },
     async start(app) {
       const out = await esbuildApp(app);
       copyWasm(app, join(out, 'static', 'layernorm'));
