@@ -182,7 +182,7 @@ async function compileDefault(backend: Backend): Promise<{ module: WebAssembly.M
 /** The ISA part of the kernel names each build registers, e.g. f32_layernorm_ukernel__wasmsimd_u8. */
 const KERNEL_ISA: Record<Backend, RegExp> = { simd: /__wasmsimd/, scalar: /__scalar/ };
 
-export async function loadModule(backend: Backend, locations: WasmLocations): Promise<LayerNormModule> {
+export async function loadModule(backend: Backend, locations: WasmLocations = {}): Promise<LayerNormModule> {
   const explicit = locations[backend];
   const [factory, { module: compiled, origin }] = await Promise.all([
     importFactory(backend),
