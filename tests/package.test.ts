@@ -17,10 +17,10 @@ let dir: string;
 let tarball: string;
 let installed: string;
 
-/** A fresh, empty npm cache: whatever the install needs must come from the tarball itself. */
+/** A fresh, empty npm cache, inside `dir` (removed with it): what the install needs must come from the tarball. */
 const emptyCacheEnv = () => ({
   ...process.env,
-  npm_config_cache: mkdtempSync(join(tmpdir(), 'layernorm-wasm-cache-')),
+  npm_config_cache: mkdtempSync(join(dir, 'npm-cache-')),
 });
 
 beforeAll(() => {

@@ -121,8 +121,9 @@ process.exit(failed > 0 ? 1 : 0);
 
 // ---------------------------------------------------------------------------------------------
 
+/** A fresh, empty npm cache, inside the work folder (removed with it). */
 function emptyCache() {
-  return mkdtempSync(join(tmpdir(), 'layernorm-wasm-npm-cache-'));
+  return mkdtempSync(join(work, 'npm-cache-'));
 }
 
 async function makeApp(c) {
