@@ -9,14 +9,8 @@ import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { connect, nodeBuiltin, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
 import { WorkerError } from './errors.js';
-import {
-  FEATURE_OPTIONS,
-  LAYER_NORM_METHODS,
-  ROW_OPTIONS,
-  RUNTIME_METHODS,
-  WORKER_OPTIONS,
-  type MethodSpec,
-} from './methods.js';
+import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec } from './methods.js';
+import { isShared, place, workerOptions, type Placement } from './placement.js';
 import type { LayerNormWorker, WorkerInitOptions, WorkerLayerNorm } from './types.js';
 import { decodeError, encodeValue, type CallMessage, type FromWorker } from './wire.js';
 
@@ -51,14 +45,22 @@ async function spawn(): Promise<WebWorkerLike | NodeWorkerLike> {
     // Written out in full so that bundlers (Vite, webpack) find the script and emit it.
     return new Worker(new URL('./script.js', import.meta.url), { type: 'module', name: 'layernorm-wasm' });
   }
-  const threads = await nodeBuiltin<{ Worker: new (url: URL) => NodeWorkerLike }>('node:worker_threads');
-  if (threads) return new threads.Worker(new URL(NODE_SCRIPT, import.meta.url));
+  const threads = await nodeBuiltin<{ Worker: new (url: URL, options: object) => NodeWorkerLike }>(
+    'node:worker_threads',
+  );
+  if (threads) {
+    // Not `new URL('./script.js', import.meta.url)` again: browser bundlers would copy the file as
+    // a raw asset (or warn about an expression) for a branch that only Node takes.
+    const script = new URL(import.meta.url.replace(/[^/]*$/, 'script.js'));
+    // The worker inherits Node's flags, but --input-type (of `node -e`) makes it refuse to start.
+    const flags = (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv ?? [];
+    const execArgv = flags.filter((a) => !a.startsWith('--input-type'));
+    return new threads.Worker(script, { execArgv, name: 'layernorm-wasm' });
+  }
   throw new UnsupportedError(
     'initWorker: this environment has no Worker (neither the web API nor node:worker_threads)',
   );
 }
-/** Kept out of a literal `new URL('…', import.meta.url)`, which browser bundlers would copy as a raw asset. */
-const NODE_SCRIPT = './script.js';
 
 function isWorker(w: unknown): w is WebWorkerLike | NodeWorkerLike {
   const o = w as Record<string, unknown> | null;
@@ -103,9 +105,6 @@ type Call = {
   cleanup(): void;
 };
 
-const isShared = (a: ArrayBufferView) =>
-  typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;
-const isWhole = (a: ArrayBufferView) => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
 function isAttached(buffer: ArrayBufferLike): boolean {
   try {
     new Uint8Array(buffer, 0, 0);
@@ -392,136 +391,4 @@ for (const [name, spec] of Object.entries(LAYER_NORM_METHODS)) {
     writable: true,
     configurable: true,
   });
-}
-
-// ---- where each array goes
-
-interface WorkerOptions {
-  signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
-  transfer: boolean;
-}
-
-/** The worker's own options, checked, from the call's options argument. */
-function workerOptions(fn: string, spec: MethodSpec, args: unknown[]): WorkerOptions {
-  const raw = spec.options !== undefined ? args[spec.options] : undefined;
-  if (raw === null || typeof raw !== 'object') return { transfer: true };
-  const o = raw as Record<string, unknown>;
-  const { signal, onProgress, transfer } = o;
-  if (
-    signal !== undefined &&
-    (signal === null ||
-      typeof signal !== 'object' ||
-      typeof (signal as AbortSignal).aborted !== 'boolean' ||
-      typeof (signal as AbortSignal).addEventListener !== 'function')
-  ) {
-    throw new TypeError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
-  }
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new TypeError(`${fn}: onProgress must be a function, got ${describe(onProgress)}`);
-  }
-  if (transfer !== undefined && typeof transfer !== 'boolean') {
-    throw new TypeError(`${fn}: transfer must be true or false, got ${describe(transfer)}`);
-  }
-  return {
-    signal: signal as AbortSignal | undefined,
-    onProgress: onProgress as WorkerOptions['onProgress'],
-    transfer: transfer ?? true,
-  };
-}
-
-interface Placement {
-  args: unknown[];
-  transfer: ArrayBuffer[];
-  /** transfer[0] is the caller's memory (not a private copy). */
-  movesCallerMemory: boolean;
-  fills: Map<string, ArrayBufferView>;
-  callerOut?: Float32Array;
-}
-
-/**
- * The arguments as posted. The memory that receives a rows × d result (`out`, else `x`) moves to
- * the worker and back unless `transfer` is false; arrays a call only reads are copied; arrays on a
- * SharedArrayBuffer are shared as they are; other option arrays are copied and sent back filled.
- */
-function place(spec: MethodSpec, args: unknown[], transfer: boolean): Placement {
-  const moved: ArrayBuffer[] = [];
-  const own: ArrayBuffer[] = [];
-  const fills = new Map<string, ArrayBufferView>();
-  /** A private copy, which moves to the worker (one copy in all). */
-  const copy = <T extends ArrayBufferView>(a: T): T => {
-    const c = (a as unknown as { slice(): T }).slice();
-    own.push(c.buffer as ArrayBuffer);
-    return c;
-  };
-  /** A read-only input: shared, or copied (by cloning, or as a slice when it views part of a buffer). */
-  const read = (a: ArrayBufferView) => (isShared(a) ? a : isWhole(a) ? a : copy(a));
-
-  const wire = args.slice(0, spec.arity).map((a) => encodeValue(a));
-  const optionsAt = spec.options !== undefined && spec.options < spec.arity ? spec.options : -1;
-  let options: Record<string, unknown> | undefined;
-  if (
-    optionsAt >= 0 &&
-    wire[optionsAt] !== null &&
-    typeof wire[optionsAt] === 'object' &&
-    !Array.isArray(wire[optionsAt])
-  ) {
-    options = wire[optionsAt] as Record<string, unknown>;
-    for (const k of WORKER_OPTIONS) delete options[k];
-  }
-  const callerOptions = optionsAt >= 0 ? (args[optionsAt] as Record<string, unknown> | undefined) : undefined;
-
-  let callerOut: Float32Array | undefined;
-  const handled = new Set<unknown>();
-  if (spec.rows === 'array') {
-    const x = args[0] as Float32Array;
-    const out = (spec.out === 'options' ? callerOptions?.out : args[spec.out!]) as Float32Array | undefined;
-    let wx: Float32Array;
-    let wout: Float32Array | undefined;
-    if (out) {
-      if (isShared(out)) {
-        wout = out;
-        callerOut = out;
-      } else if (transfer) {
-        wout = out;
-        moved.push(out.buffer as ArrayBuffer);
-      } else callerOut = out;
-      wx = isShared(x) || (moved.length > 0 && x.buffer === out.buffer) ? x : copy(x);
-      if (!transfer && !isShared(out)) wout = isShared(x) ? undefined : wx;
-    } else if (isShared(x)) {
-      wx = x;
-    } else if (transfer) {
-      wx = wout = x;
-      moved.push(x.buffer as ArrayBuffer);
-    } else {
-      wx = wout = copy(x);
-    }
-    wire[0] = wx;
-    if (spec.out === 'options') {
-      if (options) {
-        if (wout) options.out = wout;
-        else delete options.out;
-      } else if (wout) {
-        wire[optionsAt] = { out: wout };
-      }
-    } else wire[spec.out!] = wout;
-    handled.add(wire[0]).add(wout);
-  }
-  for (let i = 0; i < wire.length; i++) {
-    if (ArrayBuffer.isView(wire[i]) && !handled.has(wire[i])) wire[i] = read(wire[i] as ArrayBufferView);
-  }
-  if (options) {
-    for (const [key, v] of Object.entries(options)) {
-      if (!ArrayBuffer.isView(v) || handled.has(v)) continue;
-      const role = ROW_OPTIONS.get(key);
-      if (FEATURE_OPTIONS.has(key) || role?.reads || isShared(v)) {
-        options[key] = read(v);
-      } else {
-        // An array the call may write into: the caller gets its contents back.
-        options[key] = copy(v);
-        fills.set(key, callerOptions![key] as ArrayBufferView);
-      }
-    }
-  }
-  return { args: wire, transfer: [...moved, ...own], movesCallerMemory: moved.length > 0, fills, callerOut };
 }
