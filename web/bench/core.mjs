@@ -287,6 +287,7 @@ export function layerNormModelBytes(d, gamma, beta, eps) {
 /**
  * env = {
  *   lnw: { simd?: LayerNormRuntime, scalar?: LayerNormRuntime } | null,
+ *   lnwWorker: LayerNormWorker (layernorm-wasm/worker, SIMD) | null,
  *   orts: [{ key, label, ort }]        // onnxruntime modules with the InferenceSession API
  *   tf: tfjs-core module with the wasm backend active, or null
  *   log: (s) => void,
@@ -372,6 +373,37 @@ async function buildCandidates(env, rows, d, data, sessionCache) {
         });
       }
     }
+  }
+
+  // layernorm-wasm/worker: the whole round trip, from the call to the result in this thread.
+  if (env.lnwWorker) {
+    const w = env.lnwWorker;
+    for (const v of VARIANTS) {
+      const p = params(v);
+      // x moves to the worker and comes back normalized in the same memory; the next call sends
+      // that back (normalizing an output again costs the same), so no copy is timed.
+      let buf = x.slice();
+      cands.push({
+        id: `lnw-worker:transfer:${v}`,
+        name: 'layernorm-wasm/worker, round trip (transfer)',
+        variant: v,
+        async: true,
+        run: async () => {
+          buf = await w.layerNorm(buf, d, p);
+        },
+        verify: () => w.layerNorm(x.slice(), d, p),
+      });
+    }
+    const p = params('gb');
+    const out = new Float32Array(n);
+    cands.push({
+      id: 'lnw-worker:copy:gb',
+      name: 'layernorm-wasm/worker, round trip (transfer: false, into out)',
+      variant: 'gb',
+      async: true,
+      run: () => w.layerNorm(x, d, { ...p, out, transfer: false }),
+      result: () => out,
+    });
   }
 
   // plain JS
@@ -565,7 +597,7 @@ export async function runBenchmark(env, opts) {
       rowsOut.push(row);
       try {
         let out;
-        if (c.verify) out = c.verify();
+        if (c.verify) out = await c.verify();
         else {
           await timeIters(c, 2);
           out = c.result();
@@ -709,6 +741,13 @@ export function evaluateTargets(results, env) {
     'limit:memcpy',
     1.25,
   );
+  cmpRatio(
+    '[1024×768] worker round trip (transfer) vs main-thread caller out',
+    [1024, 768],
+    'lnw-worker:transfer:gb',
+    'lnw-simd:out:gb',
+    2,
+  );
   const out1 = med(results, 1, 768, 'lnw-simd:out:gb');
   add(
     '[1×768] caller out time per call',
@@ -821,6 +860,18 @@ export async function initBackends(mod, log) {
     }
   }
   return lnw;
+}
+
+/** A layernorm-wasm/worker runtime (SIMD) from `importEntry()`, or null (with a note) when it fails. */
+export async function initWorkerRuntime(importEntry, log) {
+  try {
+    const w = await (await importEntry()).initWorker({ backend: 'simd' });
+    log(`layernorm-wasm/worker: kernel ${w.kernel}`);
+    return w;
+  } catch (e) {
+    log(`NOTE: layernorm-wasm/worker unavailable (${e?.message ?? e}); its candidates skipped.`);
+    return null;
+  }
 }
 
 /**

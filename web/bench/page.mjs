@@ -1,5 +1,5 @@
 // Browser side of the benchmark: loaded by page.html, driven by run-browser.mjs.
-import { initBackends, loadOrtWeb, loadTfjsWasm, runBenchmark } from './core.mjs';
+import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm, runBenchmark } from './core.mjs';
 
 const ORT_DIR = '/node_modules/onnxruntime-web/dist/';
 
@@ -27,6 +27,7 @@ async function loadLayerNormWasm() {
 
 window.runBench = async (opts) => {
   const lnw = await loadLayerNormWasm();
+  const lnwWorker = lnw ? await initWorkerRuntime(() => import('/dist/worker/index.js'), log) : null;
   const orts = [
     await loadOrtWeb(
       () => import(ORT_DIR + 'ort.wasm.min.mjs'),
@@ -54,6 +55,7 @@ window.runBench = async (opts) => {
   const res = await runBenchmark(
     {
       lnw,
+      lnwWorker,
       orts,
       tf,
       gc: typeof globalThis.gc === 'function' ? globalThis.gc : null,
@@ -64,6 +66,7 @@ window.runBench = async (opts) => {
     },
     opts,
   );
+  lnwWorker?.dispose();
   res.seconds = (performance.now() - t0) / 1000;
   res.lnwAvailable = !!lnw;
   res.kernels = lnw ? Object.fromEntries(Object.entries(lnw).map(([b, rt]) => [b, rt.kernel])) : null;

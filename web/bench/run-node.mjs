@@ -12,16 +12,25 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { initBackends, loadOrtWeb, loadTfjsWasm, runBenchmark, formatTables, formatTargets } from './core.mjs';
+import {
+  initBackends,
+  initWorkerRuntime,
+  loadOrtWeb,
+  loadTfjsWasm,
+  runBenchmark,
+  formatTables,
+  formatTargets,
+} from './core.mjs';
 import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+// LAYERNORM_WASM_ENTRY overrides the built entry point (e.g. to benchmark another build).
+const entry = process.env.LAYERNORM_WASM_ENTRY
+  ? path.resolve(process.env.LAYERNORM_WASM_ENTRY)
+  : path.join(repoRoot, 'dist/index.js');
+
 async function loadLayerNormWasm(log) {
-  // LAYERNORM_WASM_ENTRY overrides the built entry point (e.g. to benchmark another build).
-  const entry = process.env.LAYERNORM_WASM_ENTRY
-    ? path.resolve(process.env.LAYERNORM_WASM_ENTRY)
-    : path.join(repoRoot, 'dist/index.js');
   if (!existsSync(entry)) {
     log('NOTE: dist/index.js not found (run `npm run build`); layernorm-wasm candidates skipped.');
     return null;
@@ -87,6 +96,8 @@ export async function runNode(args, log = (s) => console.log(s)) {
   log(machine);
   const build = buildLine();
   const lnw = await loadLayerNormWasm(log);
+  const workerEntry = pathToFileURL(path.join(path.dirname(entry), 'worker', 'index.js')).href;
+  const lnwWorker = lnw ? await initWorkerRuntime(() => import(workerEntry), log) : null;
   const { orts, nativeKey } = await loadOrts(log);
   const tf = await loadTfjsWasm(
     () => import('@tensorflow/tfjs-core'),
@@ -98,9 +109,10 @@ export async function runNode(args, log = (s) => console.log(s)) {
   log(`${args.quick ? 'quick' : 'full'} mode: ${opts.shapes.length} shapes, ${opts.rounds} rounds`);
   const t0 = performance.now();
   const res = await runBenchmark(
-    { lnw, orts, tf, gc: exposeGc(), nativeKey, ortRefKey: 'ortweb', ortRefLabel: 'onnxruntime-web', log },
+    { lnw, lnwWorker, orts, tf, gc: exposeGc(), nativeKey, ortRefKey: 'ortweb', ortRefLabel: 'onnxruntime-web', log },
     opts,
   );
+  lnwWorker?.dispose();
   res.env = 'node';
   res.machine = machine;
   res.mode = args.quick ? 'quick' : 'full';

@@ -73,13 +73,18 @@ function isWorker(w: unknown): w is WebWorkerLike | NodeWorkerLike {
   );
 }
 
-/** init() options as the worker can receive them: a Response as its bytes, a URL as its href. */
+/**
+ * init() options as the worker can receive them: a Response as its bytes, a URL as its href, and
+ * URL strings made absolute against this page, since inside the worker a relative URL would be
+ * resolved against the worker script's location instead.
+ */
 async function sendableInitOptions(options: Record<string, unknown>, path = ''): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(options)) {
     const where = `${path}${key}`;
     if (typeof Response === 'function' && v instanceof Response) out[key] = await v.arrayBuffer();
     else if (v instanceof URL) out[key] = v.href;
+    else if (typeof v === 'string' && URL_OPTIONS.test(where)) out[key] = absolute(v);
     else if (typeof v === 'function' || typeof v === 'symbol') {
       throw new TypeError(`initWorker: option ${where} cannot be sent to the worker (got ${describe(v)})`);
     } else if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
@@ -87,6 +92,19 @@ async function sendableInitOptions(options: Record<string, unknown>, path = ''):
     } else out[key] = encodeValue(v);
   }
   return out;
+}
+
+/** init() options that hold URLs: `wasm` (a base URL) and `wasm.simd` / `wasm.scalar`. */
+const URL_OPTIONS = /^wasm(\.(simd|scalar))?$/;
+
+/** A URL as fetch() on this page would resolve it; unchanged when there is no base (init() then says why). */
+function absolute(url: string): string {
+  const g = globalThis as { document?: { baseURI?: string }; location?: { href?: string } };
+  try {
+    return new URL(url, g.document?.baseURI ?? g.location?.href).href;
+  } catch {
+    return url;
+  }
 }
 
 // ---- the runtime proxy

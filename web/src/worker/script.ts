@@ -118,7 +118,8 @@ async function invoke(
   const args = m.args.map((a) => decodeValue(a));
   const options = spec.options !== undefined ? plainObject(args[spec.options]) : undefined;
   const d = spec.d !== undefined ? args[spec.d] : (target as Resident).d;
-  const rows = spec.rows ? sliceRows(spec, args, d) : null;
+  // Slices only serve progress and cancellation: a call that asks for neither runs whole.
+  const rows = spec.rows && (m.progress || m.abortable) ? sliceRows(spec, args, d) : null;
   const call = (a: unknown[]) => (method as (...a: unknown[]) => unknown).apply(target, a);
   let value: unknown;
   if (rows === null) {
