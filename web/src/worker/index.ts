@@ -169,8 +169,6 @@ class WorkerRuntime {
     this.#disposed = true;
     this.#channel.terminate();
     this.#channel.busy(false);
-    this.#starting?.reject(new DisposedError('initWorker: the worker was disposed before it was ready'));
-    this.#starting = null;
     for (const [id, call] of this.#calls) {
       this.#settle(id)?.reject(new DisposedError(`${call.fn}: the worker was disposed before this call finished`));
     }
