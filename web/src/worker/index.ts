@@ -42,6 +42,8 @@ export async function initWorker(options?: WorkerInitOptions): Promise<LayerNorm
 
 async function spawn(): Promise<WebWorkerLike | NodeWorkerLike> {
   if (typeof Worker === 'function') {
+    const script = scriptUrl();
+    if (isCrossOrigin(script)) return crossOriginWorker(script);
     // Written out in full so that bundlers (Vite, webpack) find the script and emit it.
     return new Worker(new URL('./script.js', import.meta.url), { type: 'module', name: 'layernorm-wasm' });
   }
@@ -49,17 +51,40 @@ async function spawn(): Promise<WebWorkerLike | NodeWorkerLike> {
     'node:worker_threads',
   );
   if (threads) {
-    // Not `new URL('./script.js', import.meta.url)` again: browser bundlers would copy the file as
-    // a raw asset (or warn about an expression) for a branch that only Node takes.
-    const script = new URL(import.meta.url.replace(/[^/]*$/, 'script.js'));
     // The worker inherits Node's flags, but --input-type (of `node -e`) makes it refuse to start.
     const flags = (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv ?? [];
     const execArgv = flags.filter((a) => !a.startsWith('--input-type'));
-    return new threads.Worker(script, { execArgv, name: 'layernorm-wasm' });
+    return new threads.Worker(scriptUrl(), { execArgv, name: 'layernorm-wasm' });
   }
   throw new UnsupportedError(
     'initWorker: this environment has no Worker (neither the web API nor node:worker_threads)',
   );
+}
+
+/**
+ * The worker script beside this file. Not `new URL('./script.js', import.meta.url)` again:
+ * bundlers would copy the file as a raw asset (or warn) for branches only Node and CDNs take.
+ */
+function scriptUrl(): URL {
+  return new URL(import.meta.url.replace(/[^/?#]*([?#].*)?$/, 'script.js'));
+}
+
+/** Loaded from another origin (a CDN), where a page may not start a worker directly. */
+function isCrossOrigin(url: URL): boolean {
+  const page = (globalThis as { location?: { origin?: string } }).location?.origin;
+  return /^https?:$/.test(url.protocol) && page !== undefined && url.origin !== page;
+}
+
+/** A same-origin (blob:) module worker that imports the script from its origin, which must allow CORS. */
+function crossOriginWorker(script: URL): WebWorkerLike {
+  const source = `import ${JSON.stringify(script.href)};`;
+  const blob = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  try {
+    return new Worker(blob, { type: 'module', name: 'layernorm-wasm' });
+  } finally {
+    // The constructor has already resolved the blob: URL.
+    URL.revokeObjectURL(blob);
+  }
 }
 
 function isWorker(w: unknown): w is WebWorkerLike | NodeWorkerLike {
