@@ -62,7 +62,10 @@ export function place(spec: MethodSpec, args: unknown[], transfer: boolean): Pla
   const moved: ArrayBuffer[] = [];
   const own: ArrayBuffer[] = [];
   const fills = new Map<string, ArrayBufferView>();
-  /** A private copy, which moves to the worker (one copy in all). */
+  /**
+   * A private copy, which moves to the worker: one copy in all. (Letting postMessage clone a
+   * multi-megabyte buffer instead measured several times slower in Chromium.)
+   */
   const copy = <T extends ArrayBufferView>(a: T): T => {
     const c = (a as unknown as { slice(): T }).slice();
     own.push(c.buffer as ArrayBuffer);
