@@ -6,8 +6,8 @@ import type { FromWorker, ToWorker } from './wire.js';
 
 /** What the caller's thread needs of a web Worker. */
 export interface WebWorkerLike {
-  postMessage(message: unknown, transfer: Transferable[]): void;
-  addEventListener(type: string, listener: (event: Event) => void): void;
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  addEventListener(type: string, listener: (event: { type: string }) => void): void;
   terminate(): void;
 }
 
@@ -28,7 +28,7 @@ export interface WorkerEvents {
 
 /** The caller's end. */
 export interface Channel {
-  post(message: ToWorker, transfer: Transferable[]): void;
+  post(message: ToWorker, transfer: ArrayBuffer[]): void;
   terminate(): void;
   /** Node: keep the process alive while calls are pending, and only then. */
   busy(pending: boolean): void;
@@ -37,11 +37,12 @@ export interface Channel {
 export function connect(worker: WebWorkerLike | NodeWorkerLike, on: WorkerEvents): Channel {
   if ('addEventListener' in worker && typeof worker.addEventListener === 'function') {
     const w = worker as WebWorkerLike;
-    w.addEventListener('message', (e) => on.message((e as MessageEvent<FromWorker>).data));
+    w.addEventListener('message', (e) => on.message((e as unknown as { data: FromWorker }).data));
     w.addEventListener('error', (e) => {
-      e.preventDefault();
+      const event = e as unknown as { message?: string; preventDefault(): void };
+      event.preventDefault();
       // A script that fails to load or import gives a bare Event, without a message.
-      const message = (e as ErrorEvent).message;
+      const message = event.message;
       on.failure(
         message ||
           'its script failed to load (a network error, an HTTP error, a missing import or a MIME type other than JavaScript; the browser gives no detail: see its console)',
@@ -61,7 +62,7 @@ export function connect(worker: WebWorkerLike | NodeWorkerLike, on: WorkerEvents
   w.on('exit', (code: number) => on.failure(`it exited with code ${code}`));
   w.unref();
   return {
-    post: (message, transfer) => w.postMessage(message, transfer as unknown as readonly unknown[]),
+    post: (message, transfer) => w.postMessage(message, transfer),
     terminate: () => void w.terminate(),
     busy: (pending) => (pending ? w.ref() : w.unref()),
   };
@@ -69,7 +70,7 @@ export function connect(worker: WebWorkerLike | NodeWorkerLike, on: WorkerEvents
 
 /** The worker's end. */
 export interface WorkerPort {
-  post(message: FromWorker, transfer: Transferable[]): void;
+  post(message: FromWorker, transfer: ArrayBuffer[]): void;
   listen(handler: (message: ToWorker) => void): void;
 }
 
@@ -80,8 +81,8 @@ type NodeParentPort = {
 
 export async function workerPort(): Promise<WorkerPort> {
   const scope = globalThis as unknown as {
-    postMessage?: (message: unknown, transfer: Transferable[]) => void;
-    addEventListener?: (type: 'message', listener: (e: MessageEvent) => void) => void;
+    postMessage?: (message: unknown, transfer: ArrayBuffer[]) => void;
+    addEventListener?: (type: 'message', listener: (e: { data: unknown }) => void) => void;
   };
   if (typeof scope.postMessage === 'function' && typeof scope.addEventListener === 'function') {
     return {
@@ -97,7 +98,7 @@ export async function workerPort(): Promise<WorkerPort> {
     );
   }
   return {
-    post: (message, transfer) => port.postMessage(message, transfer as unknown as readonly unknown[]),
+    post: (message, transfer) => port.postMessage(message, transfer),
     listen: (handler) => port.on('message', (data) => handler(data as ToWorker)),
   };
 }
