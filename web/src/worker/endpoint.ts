@@ -90,8 +90,8 @@ export async function workerPort(): Promise<WorkerPort> {
       listen: (handler) => scope.addEventListener!('message', (e) => handler(e.data as ToWorker)),
     };
   }
-  const threads = await nodeBuiltin<{ parentPort: NodeParentPort | null }>('node:worker_threads');
-  const port = threads?.parentPort;
+  const threads = await nodeThreads();
+  const port = threads?.parentPort as NodeParentPort | null | undefined;
   if (!port) {
     throw new Error(
       'layernorm-wasm/worker/script runs inside a worker started by initWorker(); import initWorker instead',
@@ -103,16 +103,14 @@ export async function workerPort(): Promise<WorkerPort> {
   };
 }
 
-/**
- * A Node built-in module, or undefined outside Node. The specifier is a variable and marked
- * ignored, so browser bundlers neither resolve nor warn about it.
- */
-export async function nodeBuiltin<T>(id: string): Promise<T | undefined> {
-  const proc = (
-    globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown } }
-  ).process;
-  if (!proc?.versions?.node) return undefined;
-  const builtin = proc.getBuiltinModule?.(id);
-  if (builtin) return builtin as T;
-  return (await import(/* webpackIgnore: true */ /* @vite-ignore */ id)) as T;
+/** Node's worker_threads, or undefined where there is none (browsers, or a bundle for them). */
+export async function nodeThreads(): Promise<
+  { Worker?: new (url: URL, options: object) => NodeWorkerLike; parentPort: unknown } | undefined
+> {
+  try {
+    const threads = await import('#worker-threads');
+    return threads.Worker ? (threads as never) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { checkOptions } from '../validate.js';
-import { connect, nodeBuiltin, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
+import { connect, nodeThreads, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
 import { WorkerError } from './errors.js';
 import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec } from './methods.js';
 import { isShared, place, workerOptions, type Placement } from './placement.js';
@@ -16,7 +16,7 @@ import { decodeError, encodeValue, type CallMessage, type FromWorker } from './w
 
 export type * from './types.js';
 export { WorkerError } from './errors.js';
-export { DisposedError, UnsupportedError } from '../errors.js';
+export { DisposedError, UnsupportedError, WasmLoadError } from '../errors.js';
 
 /**
  * Starts a worker, loads the wasm module in it and resolves to its runtime. `options` are init()'s
@@ -47,10 +47,8 @@ async function spawn(): Promise<WebWorkerLike | NodeWorkerLike> {
     // Written out in full so that bundlers (Vite, webpack) find the script and emit it.
     return new Worker(new URL('./script.js', import.meta.url), { type: 'module', name: 'layernorm-wasm' });
   }
-  const threads = await nodeBuiltin<{ Worker: new (url: URL, options: object) => NodeWorkerLike }>(
-    'node:worker_threads',
-  );
-  if (threads) {
+  const threads = await nodeThreads();
+  if (threads?.Worker) {
     // The worker inherits Node's flags, but --input-type (of `node -e`) makes it refuse to start.
     const flags = (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv ?? [];
     const execArgv = flags.filter((a) => !a.startsWith('--input-type'));

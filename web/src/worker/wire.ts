@@ -8,7 +8,7 @@
  * instance arrives as a plain object): those travel as stand-ins that the worker turns back into
  * values with the same type, constructor name and length, so the error message is the same.
  */
-import { DisposedError, UnsupportedError } from '../errors.js';
+import { DisposedError, UnsupportedError, WasmLoadError } from '../errors.js';
 import { FetchError, FormatError } from '../io/errors.js';
 
 // ---- messages
@@ -64,6 +64,7 @@ const CLONEABLE: Array<abstract new (...args: never[]) => unknown> = [
   Number,
   String,
   Error,
+  WebAssembly.Module,
 ];
 if (typeof Blob === 'function') CLONEABLE.push(Blob);
 if (typeof SharedArrayBuffer === 'function') CLONEABLE.push(SharedArrayBuffer);
@@ -201,6 +202,7 @@ const ERROR_CLASSES: Record<string, new (message?: string) => Error> = {
   URIError,
   DisposedError,
   UnsupportedError,
+  WasmLoadError: WasmLoadError as unknown as new (message?: string) => Error,
   FormatError: FormatError as unknown as new (message?: string) => Error,
   FetchError: FetchError as unknown as new (message?: string) => Error,
 };
