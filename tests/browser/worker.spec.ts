@@ -225,6 +225,25 @@ test('progress after each slice of a large call, and cancellation with the signa
   expect(result.after).toBe(6000);
 });
 
+test('a relative options.wasm is relative to the page, as for init(), not to the worker script', async ({ page }) => {
+  await open(page);
+  const wasmRequests: string[] = [];
+  page.context().on('request', (r) => r.url().endsWith('.wasm') && wasmRequests.push(new URL(r.url()).pathname));
+  const result = await page.evaluate(async () => {
+    // The page is /test/index.html: '../dist/wasm/' is /dist/wasm/ (from the worker script,
+    // /dist/worker/script.js, it would be /dist/dist/wasm/).
+    const w = await window.lnw.initWorker({ wasm: '../dist/wasm/' });
+    const y = await w.layerNorm(
+      new Float32Array(768).map((_, i) => i % 7),
+      768,
+    );
+    w.dispose();
+    return { kernel: w.kernel, finite: y.every(Number.isFinite) };
+  });
+  expect(result).toEqual({ kernel: 'f32_layernorm_ukernel__wasmsimd_u8', finite: true });
+  expect(wasmRequests).toEqual(['/dist/wasm/layernorm-simd.wasm']);
+});
+
 test.describe('a worker that fails', () => {
   test.use({ allowConsole: [/Failed to load resource: the server responded with a status of 404/, /worker fault/] });
 
