@@ -20,6 +20,7 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { rollup } from 'rollup';
 import { build as viteBuild, createServer as viteServer } from 'vite';
@@ -54,13 +55,13 @@ async function viteApp(app, extra = {}) {
   return join(app.dir, 'dist');
 }
 
-function webpackApp(app) {
+function webpackApp(app, entry = './src/window-entry.js') {
   return new Promise((resolve, reject) => {
     // What a webpack.config.js holds at least (its output.path is resolved against __dirname).
     const config = {
       mode: 'production',
       context: app.dir,
-      entry: './src/window-entry.js',
+      entry,
       output: { path: join(app.dir, 'dist') },
     };
     webpack(config, (error, stats) => {
@@ -91,11 +92,23 @@ function copyWasm(app, folder) {
     copyFileSync(join(wasmDir, f), join(folder, f));
 }
 
-async function rollupApp(app) {
-  const bundle = await rollup({ input: join(app.dir, 'src/window-entry.js'), plugins: [nodeResolve()] });
+async function rollupApp(app, input = join(app.dir, 'src/window-entry.js')) {
+  const bundle = await rollup({ input, plugins: [nodeResolve()] });
   await bundle.write({ dir: join(app.dir, 'dist'), format: 'es' });
   await bundle.close();
   return join(app.dir, 'dist');
+}
+
+async function viteDevServer(app) {
+  const server = await viteServer({
+    root: app.dir,
+    configFile: false,
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: await app.freePort(), strictPort: true },
+  });
+  await server.listen();
+  app.onClose(() => server.close());
+  return server.resolvedUrls.local[0];
 }
 
 const bundledPage = { 'dist/index.html': page({ script: './window-entry.js' }) };
@@ -124,17 +137,7 @@ export const cases = [
   {
     name: 'Vite dev server',
     files: { 'index.html': page({ script: '/src/window-entry.js' }) },
-    async start(app) {
-      const server = await viteServer({
-        root: app.dir,
-        configFile: false,
-        logLevel: 'warn',
-        server: { host: '127.0.0.1', port: await app.freePort(), strictPort: true },
-      });
-      await server.listen();
-      app.onClose(() => server.close());
-      return server.resolvedUrls.local[0];
-    },
+    start: viteDevServer,
     wasmFrom: 'file',
   },
   {
@@ -258,3 +261,119 @@ export const cases = [
     expectNoGetBuiltinModule: true,
   },
 ];
+
+// layernorm-wasm/worker: the same check, with the runtime in the package's own worker
+// (app/package-worker*.js). Where the bundler does not emit the worker script, the app bundles
+// `layernorm-wasm/worker/script` as an entry of its own and passes it as the `worker` option.
+const workerPage = { 'index.html': page({ script: '/src/package-worker-entry.js' }) };
+const bundledWorkerPage = { 'dist/index.html': page({ script: './package-worker-entry.js' }) };
+const ownWorkerEntry = initOptions(
+  "{ worker: () => new Worker(new URL('./layernorm-worker.js', import.meta.url), { type: 'module' }) }",
+);
+/** Chromium's message for the 404 of a worker script that the bundler did not emit. */
+const MISSING_WORKER_SCRIPT =
+  /Failed to load resource: the server responded with a status of 404 \(Not Found\) \(\S+\/script\.js\)$/;
+
+cases.push(
+  {
+    name: 'layernorm-wasm/worker (Vite build)',
+    files: workerPage,
+    start: async (app) => (await app.serve(await viteApp(app))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: "layernorm-wasm/worker (Vite build, worker.format 'es')",
+    files: workerPage,
+    start: async (app) => (await app.serve(await viteApp(app, { worker: { format: 'es' } }))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'layernorm-wasm/worker (Vite dev server)',
+    files: workerPage,
+    start: viteDevServer,
+    wasmFrom: 'file',
+  },
+  {
+    name: 'layernorm-wasm/worker (webpack 5)',
+    files: { 'dist/index.html': page({ script: './main.js', module: false }) },
+    start: async (app) => (await app.serve(await webpackApp(app, './src/package-worker-entry.js'))).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'layernorm-wasm/worker (esbuild, worker script as its own entry)',
+    files: { ...bundledWorkerPage, ...ownWorkerEntry },
+    start: async (app) => {
+      const entryPoints = [
+        'src/package-worker-entry.js',
+        { in: 'layernorm-wasm/worker/script', out: 'layernorm-worker' },
+      ];
+      return (await app.serve(await esbuildApp(app, { entryPoints }))).url();
+    },
+    wasmFrom: 'embedded',
+    allowConsole: [MISSING_WASM],
+  },
+  {
+    name: 'layernorm-wasm/worker (esbuild without the worker option: clear error)',
+    files: bundledWorkerPage,
+    start: async (app) =>
+      (await app.serve(await esbuildApp(app, { entryPoints: ['src/package-worker-entry.js'] }))).url(),
+    expectError: /^WorkerError: initWorker: the worker stopped before it was ready: its script failed to load \(/,
+    allowConsole: [MISSING_WORKER_SCRIPT],
+  },
+  {
+    name: 'layernorm-wasm/worker (Rollup, worker script as its own entry)',
+    files: { ...bundledWorkerPage, ...ownWorkerEntry },
+    start: async (app) => {
+      const input = {
+        'package-worker-entry': join(app.dir, 'src/package-worker-entry.js'),
+        // Resolved from the app, as Rollup run in the app's folder would.
+        'layernorm-worker': createRequire(join(app.dir, 'package.json')).resolve('layernorm-wasm/worker/script'),
+      };
+      return (await app.serve(await rollupApp(app, input))).url();
+    },
+    wasmFrom: 'embedded',
+    allowConsole: [MISSING_WASM],
+  },
+  {
+    name: 'layernorm-wasm/worker (import map)',
+    files: {
+      'index.html': page({
+        script: './src/package-worker-entry.js',
+        importMap: { 'layernorm-wasm/worker': './node_modules/layernorm-wasm/dist/worker/index.js' },
+      }),
+    },
+    start: async (app) => (await app.serve(app.dir)).url(),
+    wasmFrom: 'file',
+  },
+  {
+    name: 'layernorm-wasm/worker (import map to a CDN-like origin)',
+    async start(app) {
+      const cdn = await app.serve(join(app.dir, 'node_modules', 'layernorm-wasm'), {
+        cors: true,
+        prefix: '/npm/layernorm-wasm@0.1.0/',
+      });
+      app.write(
+        'index.html',
+        page({
+          script: './src/package-worker-entry.js',
+          importMap: { 'layernorm-wasm/worker': cdn.url('dist/worker/index.js') },
+        }),
+      );
+      return (await app.serve(app.dir)).url();
+    },
+    wasmFrom: 'file',
+  },
+  {
+    name: 'layernorm-wasm/worker (strict CSP header, Vite build)',
+    files: workerPage,
+    start: async (app) => (await app.serve(await viteApp(app), { csp: STRICT_CSP })).url(),
+    wasmFrom: 'file',
+    csp: true,
+    allowConsole: [REFUSED_EVAL],
+  },
+  {
+    name: 'layernorm-wasm/worker (Node, worker_threads)',
+    kind: 'node',
+    run: async (app) => JSON.parse(await app.node(['src/package-worker-node.js'])),
+  },
+);

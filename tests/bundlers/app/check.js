@@ -1,6 +1,7 @@
 // What every matrix app does with the package: init (with the options its setup needs), one
 // LayerNorm call with γ and β, and a report the runner checks against Node and the reference.
 import { init } from 'layernorm-wasm';
+import { evalAllowed } from './eval-allowed.js';
 import { D, inputs } from './inputs.js';
 
 export async function check(options) {
@@ -11,14 +12,5 @@ export async function check(options) {
     return { backend: rt.backend, kernel: rt.kernel, y: Array.from(y), evalAllowed: evalAllowed() };
   } catch (e) {
     return { error: `${e?.name}: ${e?.message}`, evalAllowed: evalAllowed() };
-  }
-}
-
-/** Whether this page may evaluate strings as code: false under a strict Content-Security-Policy. */
-function evalAllowed() {
-  try {
-    return (0, eval)('true');
-  } catch {
-    return false;
   }
 }
