@@ -64,6 +64,9 @@ describe('the tarball', () => {
       'dist/index.d.ts',
       'dist/file-reader.js',
       'dist/file-reader.node.js',
+      'dist/worker/index.js',
+      'dist/worker/index.d.ts',
+      'dist/worker/script.js',
       'dist/wasm/layernorm-simd.wasm',
       'dist/wasm/layernorm-scalar.wasm',
       'dist/wasm/layernorm-simd.embedded.js',
@@ -78,7 +81,7 @@ describe('the tarball', () => {
     const strays = files.filter(
       (f) =>
         f.startsWith('dist/') &&
-        !/^dist\/(io\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+        !/^dist\/((io|worker)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
           f,
         ),
     );
@@ -111,10 +114,13 @@ describe('the tarball', () => {
     }
     const bare = [...specifiers].filter(([s]) => !s.startsWith('./') && !s.startsWith('../')).sort();
     // '#file-reader' is the package's own import, taken (dynamically) only for file: URLs, i.e. in
-    // Node; 'node:fs/promises' sits behind it in the "node" condition's file.
+    // Node; 'node:fs/promises' sits behind it in the "node" condition's file. '#worker-threads'
+    // likewise, taken only where there is no web Worker (Node), with 'node:worker_threads' behind it.
     expect(bare).toEqual([
       ['#file-reader', 'wasm-source.js'],
+      ['#worker-threads', 'worker/endpoint.js'],
       ['node:fs/promises', 'file-reader.node.js'],
+      ['node:worker_threads', 'worker/threads.node.js'],
     ]);
   });
 });
@@ -166,6 +172,7 @@ import {
   type LayerNormRuntime,
   type WasmSource,
 } from 'layernorm-wasm';
+import { initWorker, WorkerError, type LayerNormWorker, type WorkerLayerNorm } from 'layernorm-wasm/worker';
 
 const perBackend: InitOptions = {
   backend: 'auto',
@@ -190,6 +197,24 @@ export async function run(x: Float32Array): Promise<number> {
   const weights = await loadLayerNormWeights({ gamma: new Uint8Array(0) });
   return y[0] + layerNormReference(x, 768)[0] + weights.d + (fromFetch instanceof Response ? 1 : 0);
 }
+
+export async function offMainThread(x: Float32Array, signal: AbortSignal): Promise<number> {
+  const w: LayerNormWorker = await initWorker({ backend: 'simd', wasm: '/static/layernorm/' });
+  try {
+    const y: Float32Array = await w.layerNorm(x, 768, { transfer: false, signal, onProgress: (done, total) => done / total });
+    const ln: WorkerLayerNorm = await w.createLayerNorm(768, { gamma: null });
+    const z: Float32Array = await ln.forward(y, undefined, { transfer: true });
+    ln.dispose();
+    return z[0] + (await w.layerNormStats(x, 768)).mean[0] + (await w.heapInUse());
+  } catch (e) {
+    if (e instanceof WorkerError) return -1;
+    throw e;
+  } finally {
+    w[Symbol.dispose]();
+  }
+}
+// @ts-expect-error transfer is true or false
+void initWorker().then((w) => w.layerNorm(new Float32Array(1), 1, { transfer: 'yes' }));
 
 // @ts-expect-error an unknown backend
 void init({ backend: 'gpu' });
@@ -266,7 +291,9 @@ describe('package.json', () => {
   it('passes arethetypeswrong as an ESM-only package (the .wasm subpaths are files, not modules)', () => {
     // --profile esm-only: CommonJS consumers load the package with import() (or require(esm) on
     // Node 20.19+); ./wasm/simd and ./wasm/scalar export the .wasm files themselves, for tools
-    // that copy or serve them, and have no types by nature.
+    // that copy or serve them, and have no types by nature; ./worker/script is the worker's script,
+    // for bundlers to take as an entry, not a module to import. moduleResolution node10 predates
+    // "exports", so no subpath resolves there (./worker neither); the profile ignores it.
     const bin = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
     const out = execFileSync(
       process.execPath,
@@ -278,6 +305,7 @@ describe('package.json', () => {
         '--exclude-entrypoints',
         './wasm/simd',
         './wasm/scalar',
+        './worker/script',
         '--format',
         'json',
       ],
@@ -288,8 +316,10 @@ describe('package.json', () => {
     const report = JSON.parse(out);
     expect(report.analysis.problems).toEqual([
       { kind: 'CJSResolvesToESM', entrypoint: '.', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './worker', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './worker', resolutionKind: 'node16-cjs' },
     ]);
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './package.json']);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './worker', './package.json']);
   }, 120_000);
 
   it('declares ESM exports with types first, a boolean sideEffects, a prepack build that publishing runs, and Node 20', () => {
