@@ -20,7 +20,6 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { rollup } from 'rollup';
 import { build as viteBuild, createServer as viteServer } from 'vite';
@@ -326,10 +325,16 @@ cases.push(
     start: async (app) => {
       const input = {
         'package-worker-entry': join(app.dir, 'src/package-worker-entry.js'),
-        // Resolved from the app, as Rollup run in the app's folder would.
-        'layernorm-worker': createRequire(join(app.dir, 'package.json')).resolve('layernorm-wasm/worker/script'),
+        'layernorm-worker': 'layernorm-wasm/worker/script',
       };
-      return (await app.serve(await rollupApp(app, input))).url();
+      // Run from the app's folder, as `rollup -c` there: a bare entry is resolved from it.
+      const cwd = process.cwd();
+      process.chdir(app.dir);
+      try {
+        return (await app.serve(await rollupApp(app, input))).url();
+      } finally {
+        process.chdir(cwd);
+      }
     },
     wasmFrom: 'embedded',
     allowConsole: [MISSING_WASM],
