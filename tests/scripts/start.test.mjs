@@ -62,7 +62,8 @@ const accepts = (port) =>
 /**
  * Starts `npm start` on a free port, waits until `ready(output)` holds, records its process tree,
  * sends `signal` to npm, and returns what was left: npm's exit, the tree's survivors, the port.
- * A bound on every wait turns a hang into a failure, not a stuck test run.
+ * A bound on every wait turns a hang into a failure, not a stuck test run; whatever way it ends,
+ * nothing it started outlives it (a survivor would keep the test runner, and CI, waiting).
  */
 async function startAndStop(signal, ready) {
   const port = await freePort();
@@ -74,23 +75,37 @@ async function startAndStop(signal, ready) {
   npm.stdout.on('data', (d) => (output += d));
   npm.stderr.on('data', (d) => (output += d));
   const exited = new Promise((resolve) => npm.on('exit', (code, sig) => resolve({ code, signal: sig })));
+  let tree = [];
+  try {
+    for (let waited = 0; !ready(output, port); waited += 100) {
+      if (waited > 240_000 || npm.exitCode !== null) throw new Error(`npm start never got ready:\n${output}`);
+      await sleep(100);
+    }
+    tree = descendants(npm.pid);
+    assert.ok(tree.length >= 2, `npm should have started sh/node children, found ${tree.length}`);
+    npm.kill(signal);
 
-  for (let waited = 0; !ready(output, port); waited += 100) {
-    if (waited > 240_000 || npm.exitCode !== null) throw new Error(`npm start never got ready:\n${output}`);
-    await sleep(100);
+    const exit = await Promise.race([exited, sleep(60_000, null, { ref: false })]);
+    assert.notEqual(exit, null, `npm did not exit within 60 s of ${signal}:\n${output}`);
+    // Children may take a moment after npm itself to finish their own exit.
+    for (let waited = 0; tree.some(alive) && waited < 30_000; waited += 100) await sleep(100);
+    return { exit, survivors: tree.filter(alive), portOpen: await accepts(port), output };
+  } finally {
+    for (const pid of [npm.pid, ...tree, ...descendants(npm.pid)]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    npm.stdout.destroy();
+    npm.stderr.destroy();
   }
-  const tree = descendants(npm.pid);
-  assert.ok(tree.length >= 2, `npm should have started sh/node children, found ${tree.length}`);
-  npm.kill(signal);
-
-  const exit = await Promise.race([exited, sleep(60_000, null, { ref: false })]);
-  assert.notEqual(exit, null, `npm did not exit within 60 s of ${signal}:\n${output}`);
-  // Children may take a moment after npm itself to finish their own exit.
-  for (let waited = 0; tree.some(alive) && waited < 30_000; waited += 100) await sleep(100);
-  return { exit, survivors: tree.filter(alive), portOpen: await accepts(port), output };
 }
 
-const serving = (output, port) => output.includes(`http://127.0.0.1:${port}/`);
+// Vite colours its banner whenever CI is set, even into a pipe: read the text without the codes.
+const plain = (output) => output.replace(/\x1b\[[0-9;]*m/g, '');
+const serving = (output, port) => plain(output).includes(`http://127.0.0.1:${port}/`);
 const building = (output) => /Built target|Building CXX|Linking CXX|\[\s*\d+%\]/.test(output);
 
 test(

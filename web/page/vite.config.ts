@@ -51,9 +51,9 @@ export default defineConfig({
     alias: [{ find: /^layernorm-wasm$/, replacement: pkgEntry }],
   },
   // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`
-  // still points next to the package's own files. Its own dependency and uPlot are pre-bundled
-  // up front, so the dev server never reloads the page to optimize them on first use.
-  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['wasm-feature-detect', 'uplot'] },
+  // still points next to the package's own files. uPlot is pre-bundled up front, so the dev
+  // server never reloads the page to optimize it on first use.
+  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['uplot'] },
   assetsInclude: ['**/*.wasm'],
   server: {
     host: '127.0.0.1',
