@@ -3,8 +3,7 @@
  * GPT-2-layout model.safetensors (548 MB, sparse: header and ln_f are real bytes, the rest is
  * generated zeros) with range reads; the Hugging Face URL is forwarded to it, and every other
  * request that would leave the machine is refused. Console errors and uncaught page errors fail a
- * test. Every page records its long main-thread tasks (PerformanceObserver 'longtask'), which
- * `longTasksDuring` reads.
+ * test.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -19,8 +18,6 @@ const CONFIG = JSON.stringify({ model_type: 'gpt2', layer_norm_epsilon: 1e-5, n_
 export const CHECKPOINT = gpt2Safetensors(7);
 export const { gamma: GAMMA, beta: BETA } = CHECKPOINT;
 export const D = 768;
-/** Longer main-thread tasks than this fail the test (PerformanceObserver 'longtask' entries). */
-export const LONG_TASK_MS = 200;
 
 type WorkerFixtures = { server: FixtureServer };
 type Fixtures = {
@@ -47,13 +44,6 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       if (m.type() === 'error' && !allowConsole.some((r) => r.test(m.text()))) consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    await page.addInitScript(() => {
-      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
-      w.__longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
     const context = page.context();
     // Nothing leaves the machine: anything not on 127.0.0.1 / localhost is refused…
     await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/, (route) =>
@@ -80,24 +70,6 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 });
 
 export { expect };
-
-/**
- * Runs `action` and returns every main-thread task of the page longer than LONG_TASK_MS that
- * started while it ran, as "start +duration" in ms.
- */
-export async function longTasksDuring(page: Page, action: () => Promise<void>): Promise<string[]> {
-  const from = await page.evaluate(() => performance.now());
-  await action();
-  // Entries are delivered after their task ends: give the observer a frame to report the last one.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
-  return page.evaluate(
-    ([start, limit]) =>
-      (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
-        .filter((t) => t.start >= start! && t.duration > limit!)
-        .map((t) => `${t.start.toFixed(0)} +${t.duration.toFixed(0)}`),
-    [from, LONG_TASK_MS],
-  );
-}
 
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
