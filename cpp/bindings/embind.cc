@@ -16,24 +16,58 @@ using Address = std::uintptr_t;
 const float* In(Address a) { return reinterpret_cast<const float*>(a); }
 float* Out(Address a) { return reinterpret_cast<float*>(a); }
 
+// A NormCall as the façade lays it out in the heap (web/src/wire.ts): 32-bit fields (addresses
+// 0 for null), then eps as a double at byte 56.
+struct WireCall {
+  std::int32_t norm, dtype;
+  std::uint32_t rows, d, x, y, gamma, beta, residual, bias, sum_out, mean, rstd, pad;
+  double eps;
+};
+static_assert(sizeof(WireCall) == 64, "web/src/wire.ts writes 64 bytes");
+
+layernorm::NormCall FromWire(Address wire) {
+  const WireCall& w = *reinterpret_cast<const WireCall*>(wire);
+  layernorm::NormCall c;
+  c.norm = static_cast<layernorm::Norm>(w.norm);
+  c.dtype = static_cast<layernorm::DType>(w.dtype);
+  c.rows = w.rows;
+  c.d = w.d;
+  c.x = reinterpret_cast<const void*>(Address{w.x});
+  c.y = reinterpret_cast<void*>(Address{w.y});
+  c.gamma = In(w.gamma);
+  c.beta = In(w.beta);
+  c.eps = w.eps;
+  c.residual = reinterpret_cast<const void*>(Address{w.residual});
+  c.bias = In(w.bias);
+  c.sum_out = reinterpret_cast<void*>(Address{w.sum_out});
+  c.mean = reinterpret_cast<double*>(Address{w.mean});
+  c.rstd = reinterpret_cast<double*>(Address{w.rstd});
+  return c;
+}
+
+// The common call (float32 LayerNorm, nothing fused) in plain arguments: no struct to write.
 int LayerNormRaw(Address x, Address y, std::size_t rows, std::size_t d, Address gamma, Address beta,
                  double eps) {
   return static_cast<int>(layernorm::LayerNorm(In(x), Out(y), rows, d, In(gamma), In(beta), eps));
 }
 
+int NormalizeRaw(Address wire) { return static_cast<int>(layernorm::Normalize(FromWire(wire))); }
+
 // stats: rows x {mean, variance, rstd} as float64.
-int LayerNormStatsRaw(Address x, std::size_t rows, std::size_t d, double eps, Address stats) {
-  return static_cast<int>(layernorm::LayerNormStats(In(x), rows, d, eps,
-                                                    reinterpret_cast<layernorm::RowStats*>(stats)));
+int StatisticsRaw(Address wire, Address stats) {
+  return static_cast<int>(
+      layernorm::Statistics(FromWire(wire), reinterpret_cast<layernorm::RowStats*>(stats)));
 }
 
-// stages: four float arrays of length d, back to back (centered, normalized, scaled, output).
-int LayerNormStagesRaw(Address x, std::size_t d, Address gamma, Address beta, double eps,
-                       Address stats, Address stages) {
+// stages: six float arrays of length d, back to back (input, sum, centered, normalized, scaled,
+// output).
+int StagesRaw(Address wire, Address stats, Address stages) {
+  const layernorm::NormCall c = FromWire(wire);
   float* s = Out(stages);
-  return static_cast<int>(layernorm::LayerNormStages(In(x), d, In(gamma), In(beta), eps,
-                                                     reinterpret_cast<layernorm::RowStats*>(stats),
-                                                     {s, s + d, s + 2 * d, s + 3 * d}));
+  const std::size_t d = c.d;
+  return static_cast<int>(
+      layernorm::Stages(c, reinterpret_cast<layernorm::RowStats*>(stats),
+                        {s, s + d, s + 2 * d, s + 3 * d, s + 4 * d, s + 5 * d}));
 }
 
 std::string KernelName() { return layernorm::DefaultKernel().name; }
@@ -49,8 +83,9 @@ std::size_t HeapInUse() { return static_cast<std::size_t>(mallinfo().uordblks); 
 
 EMSCRIPTEN_BINDINGS(layernorm) {
   emscripten::function("_layerNorm", &LayerNormRaw);
-  emscripten::function("_layerNormStats", &LayerNormStatsRaw);
-  emscripten::function("_layerNormStages", &LayerNormStagesRaw);
+  emscripten::function("_normalize", &NormalizeRaw);
+  emscripten::function("_statistics", &StatisticsRaw);
+  emscripten::function("_stages", &StagesRaw);
   emscripten::function("_kernelName", &KernelName);
   emscripten::function("_statusText", &StatusText);
   emscripten::function("_heapInUse", &HeapInUse);

@@ -1,21 +1,73 @@
-// Validation and dispatch. Kernels trust their arguments; everything a caller can get wrong is
-// checked here, once per call.
+// Validation and dispatch. Micro-kernels trust their arguments; everything a caller can get wrong
+// is checked here, once per call.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
-#include "kernels/row_template.h"
-#include "kernels/scalar_ops.h"
+#include "kernels/half.h"
+#include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
+#include "plan.h"
 
 namespace layernorm {
 namespace {
 
-Status Validate(const void* x, const void* y, std::size_t rows, std::size_t d, double eps) {
-  if (d == 0) return Status::kInvalidWidth;
-  if (!(eps >= 0.0) || !std::isfinite(eps)) return Status::kInvalidEpsilon;
-  if (rows > std::numeric_limits<std::size_t>::max() / d) return Status::kSizeOverflow;
-  if (rows > 0 && (x == nullptr || y == nullptr)) return Status::kNullPointer;
+using kernels::TypeUkernels;
+
+bool ValidNorm(Norm n) { return n == Norm::kLayerNorm || n == Norm::kRmsNorm; }
+
+Status Validate(const NormCall& c) {
+  if (!ValidNorm(c.norm)) return Status::kInvalidNorm;
+  if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
+  if (c.d == 0) return Status::kInvalidWidth;
+  if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
+  if (c.rows > std::numeric_limits<std::size_t>::max() / c.d / ElementSize(c.dtype)) {
+    return Status::kSizeOverflow;
+  }
+  if (c.norm == Norm::kRmsNorm && c.beta) return Status::kBetaWithRmsNorm;
+  if (c.norm == Norm::kRmsNorm && c.mean) return Status::kMeanWithRmsNorm;
+  if (!c.residual && c.bias) return Status::kBiasWithoutResidual;
+  if (!c.residual && c.sum_out) return Status::kSumOutWithoutResidual;
+  if (c.sum_out && c.sum_out == c.y) return Status::kSumOutIsOutput;
+  if (c.rows > 0 && (!c.x || !c.y)) return Status::kNullPointer;
   return Status::kOk;
+}
+
+const TypeUkernels& Table(const NormCall& c, const Kernel* kernel) {
+  const Kernel& k = kernel ? *kernel : DefaultKernel();
+  return static_cast<const kernels::Ukernels*>(k.table)->type[static_cast<int>(c.dtype)];
+}
+
+// Rows per block of a fused call: its sums h are written, then normalized while still in L1.
+std::size_t ResidualBlockRows(std::size_t row_bytes) {
+  constexpr std::size_t kBlockBytes = 16 * 1024;
+  return std::max<std::size_t>(1, kBlockBytes / row_bytes);
+}
+
+float Widen(DType dtype, const void* row, std::size_t j) {
+  switch (dtype) {
+    case DType::kFloat16:
+      return kernels::F16ToF32(static_cast<const std::uint16_t*>(row)[j]);
+    case DType::kBFloat16:
+      return kernels::BF16ToF32(static_cast<const std::uint16_t*>(row)[j]);
+    case DType::kFloat32:
+      break;
+  }
+  return static_cast<const float*>(row)[j];
+}
+
+// A float32 value as the element type holds it.
+float RoundTo(DType dtype, float v) {
+  switch (dtype) {
+    case DType::kFloat16:
+      return kernels::F16ToF32(kernels::F32ToF16(v));
+    case DType::kBFloat16:
+      return kernels::BF16ToF32(kernels::F32ToBF16(v));
+    case DType::kFloat32:
+      break;
+  }
+  return v;
 }
 
 }  // namespace
@@ -34,59 +86,146 @@ const char* StatusMessage(Status status) {
       return "rows * d overflows the address space";
     case Status::kNoKernel:
       return "no such kernel in this build";
+    case Status::kInvalidNorm:
+      return "norm must be LayerNorm or RMSNorm";
+    case Status::kInvalidDType:
+      return "dtype must be float32, float16 or bfloat16";
+    case Status::kBetaWithRmsNorm:
+      return "RMSNorm takes no beta";
+    case Status::kMeanWithRmsNorm:
+      return "RMSNorm has no mean to write";
+    case Status::kBiasWithoutResidual:
+      return "bias is added with the residual, and there is none";
+    case Status::kSumOutWithoutResidual:
+      return "sum_out receives x + residual, and there is no residual";
+    case Status::kSumOutIsOutput:
+      return "sum_out and y must be different arrays";
+    case Status::kResidualNotHere:
+      return "statistics are of x alone: this entry point takes no residual";
   }
   return "unknown status";
 }
 
-Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, const float* gamma,
-                 const float* beta, double eps, const Kernel* kernel) {
-  if (Status s = Validate(x, y, rows, d, eps); s != Status::kOk) return s;
-  if (rows == 0) return Status::kOk;
-  const Kernel& k = kernel ? *kernel : DefaultKernel();
-  k.normalize(rows, d, x, y, gamma, beta, eps);
-  return Status::kOk;
+std::size_t ElementSize(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return 4;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      return 2;
+  }
+  return 0;
 }
 
-Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps, RowStats* stats,
-                      const Kernel* kernel) {
-  if (Status s = Validate(x, stats, rows, d, eps); s != Status::kOk) return s;
-  if (rows == 0) return Status::kOk;
-  const Kernel& k = kernel ? *kernel : DefaultKernel();
-  k.moments(rows, d, x, eps, stats);
-  return Status::kOk;
-}
-
-// Every kernel is bit-identical to the scalar one, so the scalar element functions reproduce
-// the output of whichever kernel ran, while exposing the intermediate values.
-Status LayerNormStages(const float* x, std::size_t d, const float* gamma, const float* beta,
-                       double eps, RowStats* stats, const RowStages& out) {
-  if (Status s = Validate(x, stats, 1, d, eps); s != Status::kOk) return s;
-  if (!out.centered || !out.normalized || !out.scaled || !out.output) return Status::kNullPointer;
-  using kernels::RowMode;
-  *stats = kernels::RowMoments<kernels::ScalarOps>(x, d, eps);
-  const kernels::RowPlan plan = kernels::PlanRow(*stats);
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (std::size_t j = 0; j < d; ++j) {
-    float centered = nan, normalized = nan, scaled = nan, output = nan;
-    if (plan.mode == RowMode::kFast) {
-      centered = (x[j] - plan.mu_hi) - plan.mu_lo;
-      normalized = kernels::FastNormalized(x[j], plan);
-      scaled = gamma ? normalized * gamma[j] : normalized;
-      output = beta ? scaled + beta[j] : scaled;
-    } else if (plan.mode == RowMode::kWide) {  // double throughout, each stage rounded once
-      const double t = kernels::WideNormalized(x[j], plan);
-      const double s = gamma ? t * static_cast<double>(gamma[j]) : t;
-      centered = static_cast<float>(static_cast<double>(x[j]) - plan.mean);
-      normalized = static_cast<float>(t);
-      scaled = static_cast<float>(s);
-      output = static_cast<float>(beta ? s + static_cast<double>(beta[j]) : s);
+Status Normalize(const NormCall& c, const Kernel* kernel) {
+  if (Status s = Validate(c); s != Status::kOk) return s;
+  if (c.rows == 0) return Status::kOk;
+  const TypeUkernels& u = Table(c, kernel);
+  if (!c.residual) {
+    u.normalize_rows(c, c.x, c.y, 0, c.rows);
+    return Status::kOk;
+  }
+  // h goes to sum_out, or to y and is normalized there in place.
+  const std::size_t row_bytes = c.d * u.element_size;
+  const std::size_t block = ResidualBlockRows(row_bytes);
+  const char* x = static_cast<const char*>(c.x);
+  const char* r = static_cast<const char*>(c.residual);
+  char* h = static_cast<char*>(c.sum_out ? c.sum_out : c.y);
+  char* y = static_cast<char*>(c.y);
+  for (std::size_t first = 0; first < c.rows; first += block) {
+    const std::size_t n = std::min(block, c.rows - first);
+    const std::size_t at = first * row_bytes;
+    for (std::size_t i = 0; i < n; ++i) {
+      u.add(x + at + i * row_bytes, r + at + i * row_bytes, c.bias, h + at + i * row_bytes, c.d);
     }
-    out.centered[j] = centered;
-    out.normalized[j] = normalized;
-    out.scaled[j] = scaled;
-    out.output[j] = output;
+    u.normalize_rows(c, h + at, y + at, first, n);
   }
   return Status::kOk;
+}
+
+Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
+  NormCall checked = c;
+  checked.y = stats;  // stats stand where the output would
+  if (Status s = Validate(checked); s != Status::kOk) return s;
+  if (c.residual) return Status::kResidualNotHere;  // h would need storage of its own
+  const TypeUkernels& u = Table(c, kernel);
+  const char* x = static_cast<const char*>(c.x);
+  const std::size_t row_bytes = c.d * u.element_size;
+  for (std::size_t r = 0; r < c.rows; ++r) stats[r] = u.statistics(c, x + r * row_bytes);
+  return Status::kOk;
+}
+
+// Every stage is one of the micro-kernels run on the widened float32 row with some of the factors
+// left out (rstd 1 for `centered`, no gain or bias for `normalized`, no bias for `scaled`): the
+// per-element formulas exist once, and the last stage is the output bit for bit.
+Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
+  NormCall checked = c;
+  checked.y = out.output;
+  if (Status s = Validate(checked); s != Status::kOk) return s;
+  if (c.rows != 1 || !stats || !out.input || !out.centered || !out.normalized || !out.scaled ||
+      !out.output || (c.residual && !out.sum)) {
+    return Status::kNullPointer;
+  }
+  const std::size_t d = c.d;
+  for (std::size_t j = 0; j < d; ++j) out.input[j] = Widen(c.dtype, c.x, j);
+  // Widening is exact and the arithmetic is float32 whatever the type, so the float32 kernels on
+  // the widened row compute what the typed kernels compute; only the stores round (h, output).
+  NormCall f = c;
+  f.dtype = DType::kFloat32;
+  f.residual = nullptr;
+  f.bias = nullptr;
+  f.sum_out = nullptr;
+  f.mean = f.rstd = nullptr;
+  const TypeUkernels& u = Table(f, nullptr);
+  const float* src = out.input;
+  if (c.residual) {
+    for (std::size_t j = 0; j < d; ++j) out.centered[j] = Widen(c.dtype, c.residual, j);
+    u.add(out.input, out.centered, c.bias, out.sum, d);
+    for (std::size_t j = 0; j < d; ++j) out.sum[j] = RoundTo(c.dtype, out.sum[j]);
+    src = out.sum;
+  }
+  *stats = u.statistics(f, src);
+  detail::RowPlan plan = detail::PlanRow(c.norm, *stats, c.gamma, c.beta);
+  const bool rms = c.norm == Norm::kRmsNorm;
+  const kernels::RowFn row = plan.mode == detail::RowMode::kFast
+                                 ? (rms ? u.rmsnorm_fast : u.layernorm_fast)
+                                 : (rms ? u.rmsnorm_wide : u.layernorm_wide);
+  if (plan.mode == detail::RowMode::kNonFinite) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (float* v : {out.centered, out.normalized, out.scaled, out.output})
+      std::fill(v, v + d, nan);
+    return Status::kOk;
+  }
+  kernels::RowParams p = plan.params;
+  p.gamma = p.beta = nullptr;
+  if (rms) {
+    std::copy(src, src + d, out.centered);
+  } else {
+    kernels::RowParams centered = p;
+    centered.rstd32 = 1.0f;
+    centered.rstd = 1.0;
+    row(centered, src, out.centered, d);
+  }
+  row(p, src, out.normalized, d);
+  p.gamma = c.gamma;
+  row(p, src, out.scaled, d);
+  p.beta = c.beta;
+  row(p, src, out.output, d);
+  for (std::size_t j = 0; j < d; ++j) out.output[j] = RoundTo(c.dtype, out.output[j]);
+  return Status::kOk;
+}
+
+Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, const float* gamma,
+                 const float* beta, double eps, const Kernel* kernel) {
+  NormCall c;
+  c.rows = rows;
+  c.d = d;
+  c.x = x;
+  c.y = y;
+  c.gamma = gamma;
+  c.beta = beta;
+  c.eps = eps;
+  return Normalize(c, kernel);
 }
 
 }  // namespace layernorm

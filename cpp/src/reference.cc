@@ -1,40 +1,94 @@
-// The oracle: the textbook two-pass formula in float64, rounded to float32 once. Deliberately
-// plain; never optimize it.
+// The oracle: the textbook two-pass formulas in float64 on the widened inputs, rounded to float32
+// once. Deliberately plain; never optimize it.
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
+#include "kernels/half.h"
 #include "layernorm/layernorm.h"
 
 namespace layernorm {
+namespace {
 
-Status LayerNormReference(const float* x, float* y, std::size_t rows, std::size_t d,
-                          const float* gamma, const float* beta, double eps) {
-  if (d == 0) return Status::kInvalidWidth;
-  if (!(eps >= 0.0) || !std::isfinite(eps)) return Status::kInvalidEpsilon;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * d;
-    float* yr = y + r * d;
-    double sum = 0.0;
-    for (std::size_t j = 0; j < d; ++j) sum += xr[j];
-    const double mean = sum / static_cast<double>(d);
-    double squares = 0.0;
-    for (std::size_t j = 0; j < d; ++j) {
-      const double c = xr[j] - mean;
-      squares += c * c;
+double Widen(DType dtype, const void* p, std::size_t i) {
+  switch (dtype) {
+    case DType::kFloat16:
+      return kernels::F16ToF32(static_cast<const std::uint16_t*>(p)[i]);
+    case DType::kBFloat16:
+      return kernels::BF16ToF32(static_cast<const std::uint16_t*>(p)[i]);
+    case DType::kFloat32:
+      break;
+  }
+  return static_cast<const float*>(p)[i];
+}
+
+// h as a fused call defines it: (x + r) + bias in float32, stored in the element type.
+double ResidualSum(const NormCall& c, std::size_t i, std::size_t j) {
+  float v = static_cast<float>(Widen(c.dtype, c.x, i)) +
+            static_cast<float>(Widen(c.dtype, c.residual, i));
+  if (c.bias) v = v + c.bias[j];
+  switch (c.dtype) {
+    case DType::kFloat16:
+      return kernels::F16ToF32(kernels::F32ToF16(v));
+    case DType::kBFloat16:
+      return kernels::BF16ToF32(kernels::F32ToBF16(v));
+    case DType::kFloat32:
+      break;
+  }
+  return v;
+}
+
+}  // namespace
+
+Status Reference(const NormCall& c, float* y) {
+  if (c.norm != Norm::kLayerNorm && c.norm != Norm::kRmsNorm) return Status::kInvalidNorm;
+  if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
+  if (c.d == 0) return Status::kInvalidWidth;
+  if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
+  if (c.norm == Norm::kRmsNorm && c.beta) return Status::kBetaWithRmsNorm;
+  if (!c.residual && c.bias) return Status::kBiasWithoutResidual;
+  const double n = static_cast<double>(c.d);
+  std::vector<double> h(c.d);
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    for (std::size_t j = 0; j < c.d; ++j) {
+      const std::size_t i = r * c.d + j;
+      h[j] = c.residual ? ResidualSum(c, i, j) : Widen(c.dtype, c.x, i);
     }
-    const double variance = squares / static_cast<double>(d);
-    const double denom = std::sqrt(variance + eps);
-    for (std::size_t j = 0; j < d; ++j) {
-      // A constant row has x - mean == 0 exactly; define 0/0 as 0 there, so it yields beta.
-      const double c = xr[j] - mean;
-      double v = std::isfinite(mean) ? (c == 0.0 ? 0.0 : c / denom)
-                                     : std::numeric_limits<double>::quiet_NaN();
-      if (gamma) v *= gamma[j];
-      if (beta) v += beta[j];
-      yr[j] = static_cast<float>(v);
+    double mean = 0.0;
+    if (c.norm == Norm::kLayerNorm) {
+      double sum = 0.0;
+      for (double v : h) sum += v;
+      mean = sum / n;
+    }
+    double squares = 0.0;
+    for (double v : h) squares += (v - mean) * (v - mean);
+    const double denom = std::sqrt(squares / n + c.eps);
+    for (std::size_t j = 0; j < c.d; ++j) {
+      // Where every centered value is 0 (a constant row; RMSNorm's zero row) with eps == 0,
+      // define 0/0 as 0, so the output is beta.
+      const double centered = h[j] - mean;
+      double v = std::isfinite(mean) && std::isfinite(squares)
+                     ? (centered == 0.0 ? 0.0 : centered / denom)
+                     : std::numeric_limits<double>::quiet_NaN();
+      if (c.gamma) v *= c.gamma[j];
+      if (c.beta) v += c.beta[j];
+      y[r * c.d + j] = static_cast<float>(v);
     }
   }
   return Status::kOk;
+}
+
+Status LayerNormReference(const float* x, float* y, std::size_t rows, std::size_t d,
+                          const float* gamma, const float* beta, double eps) {
+  NormCall c;
+  c.rows = rows;
+  c.d = d;
+  c.x = x;
+  c.gamma = gamma;
+  c.beta = beta;
+  c.eps = eps;
+  return Reference(c, y);
 }
 
 }  // namespace layernorm

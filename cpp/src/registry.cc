@@ -7,8 +7,7 @@ namespace layernorm {
 namespace {
 
 const Kernel kKernels[] = {
-#define LAYERNORM_KERNEL(normalize, moments, isa, tile) \
-  {#normalize, isa, tile, &kernels::normalize, &kernels::moments},
+#define LAYERNORM_KERNEL(name, isa, tile, table) {#name, isa, tile, &kernels::table},
 #include "kernels/registry.inc"
 #undef LAYERNORM_KERNEL
 };

@@ -229,8 +229,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The stages of every row end in the same output, bit for bit.
   std::vector<float> stage(4 * (d + 1));
   std::vector<float> normalized(n);  // the kernel's float32 x-hat, per element
-  const layernorm::RowStages stages{stage.data(), stage.data() + d, stage.data() + 2 * d,
-                                    stage.data() + 3 * d};
+  const layernorm::LayerNormRowStages stages{stage.data(), stage.data() + d, stage.data() + 2 * d,
+                                             stage.data() + 3 * d};
   for (std::size_t r = 0; r < rows; ++r) {
     RowStats st{};
     Check(layernorm::LayerNormStages(x.data() + r * d, d, g, b, eps, &st, stages) == Status::kOk,

@@ -13,6 +13,42 @@
 
 #include "layernorm/layernorm.h"
 
+namespace layernorm {
+
+// The float32 LayerNorm's statistics and stages in the one-line form the tests use.
+inline Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps,
+                             RowStats* stats, const Kernel* kernel = nullptr) {
+  NormCall c;
+  c.rows = rows;
+  c.d = d;
+  c.x = x;
+  c.eps = eps;
+  return Statistics(c, stats, kernel);
+}
+
+struct LayerNormRowStages {
+  float* centered;
+  float* normalized;
+  float* scaled;
+  float* output;
+};
+
+inline Status LayerNormStages(const float* x, std::size_t d, const float* gamma, const float* beta,
+                              double eps, RowStats* stats, const LayerNormRowStages& out) {
+  NormCall c;
+  c.rows = 1;
+  c.d = d;
+  c.x = x;
+  c.gamma = gamma;
+  c.beta = beta;
+  c.eps = eps;
+  std::vector<float> input(d);
+  return Stages(c, stats,
+                {input.data(), nullptr, out.centered, out.normalized, out.scaled, out.output});
+}
+
+}  // namespace layernorm
+
 namespace layernorm::testing {
 
 struct Case {

@@ -30,15 +30,20 @@ describe('layerNorm rejects', () => {
       'x as a plain array',
       () => rt.layerNorm([1, 2, 3] as never, 3),
       TypeError,
-      /x must be a Float32Array, got Array\(3\)/,
+      /x must be a Float32Array, a Float16Array, or a Uint16Array with dtype 'float16' or 'bfloat16', got Array\(3\)/,
     ],
     [
       'x as a Float64Array',
       () => rt.layerNorm(new Float64Array(3) as never, 3),
       TypeError,
-      /x must be a Float32Array, got Float64Array\(3\)/,
+      /x must be a Float32Array, a Float16Array, or a Uint16Array with dtype 'float16' or 'bfloat16', got Float64Array\(3\)/,
     ],
-    ['x as null', () => rt.layerNorm(null as never, 3), TypeError, /x must be a Float32Array, got null/],
+    [
+      'x as null',
+      () => rt.layerNorm(null as never, 3),
+      TypeError,
+      /x must be a Float32Array, a Float16Array, or a Uint16Array with dtype 'float16' or 'bfloat16', got null/,
+    ],
     [
       'x.length not a multiple of d',
       () => rt.layerNorm(new Float32Array(10), 3),

@@ -40,6 +40,16 @@ const LOOKALIKE =
 const CATALOGUE = [
   ['not a Float32Array', TypeError, `${FN}: (x|gamma|beta|out) must be a Float32Array, got (${GOT}|${LOOKALIKE})`],
   [
+    'not an activation array',
+    TypeError,
+    `${FN}: x must be a Float32Array, a Float16Array, or a Uint16Array with dtype 'float16' or 'bfloat16', got ${GOT}`,
+  ],
+  [
+    'a Uint16Array without dtype',
+    TypeError,
+    `${FN}: x is a Uint16Array: say which 16-bit type its bits are with dtype: 'float16' or 'bfloat16'`,
+  ],
+  [
     'detached',
     TypeError,
     `${FN}: (x|gamma|beta|out|data) is a view of a detached ArrayBuffer \\(it was transferred, or it is a wasm memory view taken before memory grew\\); pass a live Float32Array`,

@@ -9,8 +9,10 @@ import type { LayerNormModule } from './wasm/module.js';
 /** wasm32 memory limit of these builds (-sMAXIMUM_MEMORY=2GB). */
 export const MAX_WASM_BYTES = 2 ** 31;
 
-/** A call's Float32Array arguments by name, as `allocate` may re-derive them. */
-export type CallArrays = Record<string, Float32Array | null>;
+/** The typed arrays a call takes, as `allocate` may re-derive them. */
+type CallArray = Float32Array | Float64Array | Uint16Array | (ArrayBufferView & { length: number });
+/** A call's typed-array arguments by name, as `allocate` may re-derive them. */
+export type CallArrays = Record<string, CallArray | null>;
 
 export class Heap {
   constructor(readonly module: LayerNormModule) {}
@@ -24,13 +26,18 @@ export class Heap {
   allocate(bytes: number, what: string, args?: CallArrays): number {
     if (args === undefined) return this.#malloc(bytes, what);
     const memory = this.module.HEAPF32.buffer;
-    const inMemory: [string, number, number][] = [];
+    // A view reads byteOffset 0 and length 0 once detached: record them before allocating.
+    const inMemory: [string, CallArray, number, number][] = [];
     for (const [name, a] of Object.entries(args)) {
-      if (a !== null && a.buffer === memory) inMemory.push([name, a.byteOffset, a.length]);
+      if (a !== null && a.buffer === memory) inMemory.push([name, a, a.byteOffset, a.length]);
     }
     const ptr = this.#malloc(bytes, what);
-    if (this.module.HEAPF32.buffer !== memory) {
-      for (const [name, byteOffset, length] of inMemory) args[name] = this.f32(byteOffset, length);
+    const grown = this.module.HEAPF32.buffer;
+    if (grown !== memory) {
+      for (const [name, a, byteOffset, length] of inMemory) {
+        const View = a.constructor as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => CallArray;
+        args[name] = new View(grown, byteOffset, length);
+      }
     }
     return ptr;
   }
@@ -62,9 +69,24 @@ export class Heap {
     return new Float64Array(this.module.HEAPF64.buffer, ptr, length);
   }
 
+  u16(ptr: number, length: number): Uint16Array {
+    return new Uint16Array(this.module.HEAPU8.buffer, ptr, length);
+  }
+
   /** Copies a Float32Array into the heap at ptr. */
   write(ptr: number, data: Float32Array): void {
     this.module.HEAPF32.set(data, ptr >>> 2);
+  }
+
+  /** Copies activations' storage (floats, or 16-bit patterns) into the heap at ptr. */
+  writeUnits(ptr: number, data: Float32Array | Uint16Array): void {
+    if (data instanceof Float32Array) this.module.HEAPF32.set(data, ptr >>> 2);
+    else new Uint16Array(this.module.HEAPU8.buffer).set(data, ptr >>> 1);
+  }
+
+  /** A view of `length` storage units at ptr, of the same type as `like`. */
+  units(like: Float32Array | Uint16Array, ptr: number, length: number): Float32Array | Uint16Array {
+    return like instanceof Float32Array ? this.f32(ptr, length) : this.u16(ptr, length);
   }
 
   check(status: number, fn: string): void {

@@ -47,6 +47,26 @@ export interface InitOptions {
   wasm?: string | URL | { simd?: WasmSource; scalar?: WasmSource };
 }
 
+/** The type of the activations (x, out, residual, sumOut); gamma, beta and bias are always float32. */
+export type DType = 'float32' | 'float16' | 'bfloat16';
+
+/**
+ * Float16Array, where the project's lib declares it (TypeScript 5.7+ with lib esnext): projects
+ * whose lib lacks it must still compile these types.
+ */
+export type Float16ArrayType = typeof globalThis extends {
+  Float16Array: abstract new (...args: never) => infer A;
+}
+  ? A
+  : never;
+
+/**
+ * Activation arrays: float32 values in a Float32Array; float16 in a Float16Array (where the engine has
+ * one), or their bits in a Uint16Array with `dtype: 'float16'`; bfloat16 bits in a Uint16Array
+ * with `dtype: 'bfloat16'`. A call returns the same kind of array it was given.
+ */
+export type ActivationArray = Float32Array | Uint16Array | Float16ArrayType;
+
 export interface LayerNormOptions {
   /** Gain γ of length d; null or omitted means ones. */
   gamma?: Float32Array | null;
@@ -54,11 +74,79 @@ export interface LayerNormOptions {
   beta?: Float32Array | null;
   /** ε added to the variance; any finite number ≥ 0. Default 1e-5. */
   eps?: number;
+  /** What a Uint16Array holds ('float16' or 'bfloat16'); implied by a Float32Array or Float16Array. */
+  dtype?: DType;
 }
 
-export interface LayerNormCallOptions extends LayerNormOptions {
+export interface RmsNormOptions {
+  /** Gain γ of length d; null or omitted means ones. */
+  gamma?: Float32Array | null;
+  /** ε added to the mean square; any finite number ≥ 0. Default 1e-5. */
+  eps?: number;
+  /** What a Uint16Array holds ('float16' or 'bfloat16'); implied by a Float32Array or Float16Array. */
+  dtype?: DType;
+}
+
+/**
+ * The residual add before a norm, fused into the call (onnxruntime's SkipLayerNormalization):
+ * the norm is taken of h = (x + residual) + bias, computed in float32 and rounded once to the
+ * activations' type, exactly what the call would give on that h as its x.
+ */
+export interface ResidualOptions<A extends ActivationArray = Float32Array> {
+  /** The residual stream r (same kind and length as x). */
+  residual?: A | null;
+  /** A per-feature bias (length d) added with the residual; needs `residual`. */
+  bias?: Float32Array | null;
+  /** Receives h (same kind and length as x; may be x or residual, not out); needs `residual`. */
+  sumOut?: A | null;
+}
+
+export interface LayerNormCallOptions<A extends ActivationArray = Float32Array>
+  extends LayerNormOptions, ResidualOptions<A> {
   /** Where to write the result (length rows·d). May be `x` itself (in place). */
-  out?: Float32Array;
+  out?: A;
+  /** Receives each row's mean (length rows), from the same pass that normalizes (ONNX's Mean). */
+  mean?: Float64Array | null;
+  /** Receives each row's 1 / √(σ² + ε) (length rows), from the same pass (ONNX's InvStdDev). */
+  rstd?: Float64Array | null;
+}
+
+export interface RmsNormCallOptions<A extends ActivationArray = Float32Array>
+  extends RmsNormOptions, ResidualOptions<A> {
+  /** Where to write the result (length rows·d). May be `x` itself (in place). */
+  out?: A;
+  /** Receives each row's 1 / √(mean(x²) + ε) (length rows), from the same pass. */
+  rstd?: Float64Array | null;
+}
+
+/** A gain or bias for `layerNormalization`: its values and ONNX shape (default: the normalized shape). */
+export type OnnxTensorInput = Float32Array | { data: Float32Array; shape: readonly number[] };
+
+export interface LayerNormalizationOptions {
+  /** The first normalized dimension (ONNX `axis`; negative counts from the end). Default -1. */
+  axis?: number;
+  /** ONNX `Scale`: broadcastable to the normalized dimensions (x's shape from `axis` on). */
+  gamma?: OnnxTensorInput | null;
+  /** ONNX `B`: broadcastable to the normalized dimensions. */
+  beta?: OnnxTensorInput | null;
+  /** ONNX `epsilon`. Default 1e-5. */
+  epsilon?: number;
+  /** What a Uint16Array x holds. */
+  dtype?: DType;
+}
+
+/** ONNX LayerNormalization's outputs, with ONNX's shapes. */
+export interface LayerNormalizationResult<A extends ActivationArray = Float32Array> {
+  /** Y: x normalized over the dimensions from `axis` on (x's shape). */
+  y: A;
+  /** Mean: one value per normalized group (float64, as computed). */
+  mean: Float64Array;
+  /** InvStdDev: 1 / √(σ² + ε) per group. */
+  invStdDev: Float64Array;
+  /** The shape of y (x's). */
+  shape: number[];
+  /** The shape of mean and invStdDev: x's up to `axis`, then ones. */
+  statsShape: number[];
 }
 
 /**
@@ -72,7 +160,23 @@ export interface LayerNormStats {
   rstd: Float64Array;
 }
 
-/** Every stage of the computation for one row, as the kernel's own arithmetic produces it. */
+export interface LayerNormStagesOptions extends LayerNormOptions {
+  /** The residual row's stream, of x's kind and length: the stages then start from h = x + r (+ bias). */
+  residual?: ActivationArray | null;
+  /** A per-feature bias added with the residual. */
+  bias?: Float32Array | null;
+}
+
+export interface RmsNormStagesOptions extends RmsNormOptions {
+  residual?: ActivationArray | null;
+  bias?: Float32Array | null;
+}
+
+/**
+ * Every stage of the computation for one row, as the kernel's own arithmetic produces it, as
+ * float32 values (for float16 / bfloat16 activations, `input`, `sum` and `output` hold values of
+ * that type, exactly).
+ */
 export interface LayerNormStages {
   row: number;
   d: number;
@@ -80,40 +184,69 @@ export interface LayerNormStages {
   variance: number;
   rstd: number;
   eps: number;
+  dtype: DType;
   input: Float32Array; // x
+  residual?: Float32Array; // r (with a residual)
+  sum?: Float32Array; // h = x + r (+ bias), as normalized (with a residual)
   centered: Float32Array; // x − μ
   normalized: Float32Array; // x̂ = (x − μ) · rstd
   scaled: Float32Array; // γ ⊙ x̂
   output: Float32Array; // γ ⊙ x̂ + β  (bit-identical to layerNorm's output)
 }
 
-/** A rows × d float32 tensor living in wasm memory (zero-copy API). */
-export interface WasmTensor {
+/** RMSNorm's stages of one row. */
+export interface RmsNormStages {
+  row: number;
+  d: number;
+  /** mean(x²) */
+  meanSquare: number;
+  /** 1 / √(mean(x²) + ε) */
+  rstd: number;
+  eps: number;
+  dtype: DType;
+  input: Float32Array;
+  residual?: Float32Array;
+  sum?: Float32Array;
+  normalized: Float32Array; // x · rstd
+  output: Float32Array; // γ ⊙ x · rstd (bit-identical to rmsNorm's output)
+}
+
+/** The storage of a WasmTensor: floats, or the bits of float16 / bfloat16 values. */
+export type TensorArray = Float32Array | Uint16Array;
+
+/** A rows × d tensor living in wasm memory (zero-copy API), float32 unless allocated with a dtype. */
+export interface WasmTensor<A extends TensorArray = Float32Array> {
   readonly rows: number;
   readonly d: number;
   readonly length: number;
+  readonly dtype: DType;
   /**
-   * A Float32Array view of the tensor's wasm memory, created fresh on each access.
-   * A view you keep becomes invalid (detached, length 0) when wasm memory grows, which any
-   * allocation may cause: re-read `view` after allocating.
+   * A view of the tensor's wasm memory (a Uint16Array of bits for float16 / bfloat16), created
+   * fresh on each access. A view you keep becomes invalid (detached, length 0) when wasm memory
+   * grows, which any allocation may cause: re-read `view` after allocating.
    */
-  readonly view: Float32Array;
+  readonly view: A;
+  /** Copies values (for float16 / bfloat16: bit patterns) in, from `offset` on. */
   set(data: ArrayLike<number>, offset?: number): void;
-  toArray(): Float32Array;
+  toArray(): A;
   dispose(): void;
   readonly disposed: boolean;
   [Symbol.dispose](): void;
 }
 
+/** A LayerNorm or RMSNorm whose γ (and β) stay in wasm memory, for repeated calls. */
 export interface LayerNorm {
+  readonly norm: 'layernorm' | 'rmsnorm';
   readonly d: number;
   readonly eps: number;
+  /** The activations it takes: a Float32Array for 'float32', else a Uint16Array of bits (or a Float16Array). */
+  readonly dtype: DType;
   readonly hasGamma: boolean;
   readonly hasBeta: boolean;
   /** Normalizes x (rows·d values); writes into `out` when given (may be x), else returns a new array. */
-  forward(x: Float32Array, out?: Float32Array): Float32Array;
-  /** Zero-copy: normalizes a resident tensor into another (or the same) resident tensor. */
-  forwardTensor(input: WasmTensor, output: WasmTensor): void;
+  forward<A extends ActivationArray = Float32Array>(x: A, out?: A): A;
+  /** Zero-copy: normalizes a resident tensor into another (or the same) resident tensor of its dtype. */
+  forwardTensor(input: WasmTensor<TensorArray>, output: WasmTensor<TensorArray>): void;
   dispose(): void;
   readonly disposed: boolean;
   [Symbol.dispose](): void;
@@ -123,11 +256,21 @@ export interface LayerNormRuntime {
   readonly backend: Backend;
   /** Name of the kernel that actually runs, e.g. "f32_layernorm_ukernel__wasmsimd_u8". */
   readonly kernel: string;
-  layerNorm(x: Float32Array, d: number, options?: LayerNormCallOptions): Float32Array;
-  layerNormStats(x: Float32Array, d: number, options?: { eps?: number }): LayerNormStats;
-  layerNormStages(x: Float32Array, d: number, row: number, options?: LayerNormOptions): LayerNormStages;
+  layerNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: LayerNormCallOptions<A>): A;
+  rmsNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: RmsNormCallOptions<A>): A;
+  /** ONNX LayerNormalization (opset 17): normalizes over the dimensions of `shape` from `axis` on. */
+  layerNormalization<A extends ActivationArray = Float32Array>(
+    x: A,
+    shape: readonly number[],
+    options?: LayerNormalizationOptions,
+  ): LayerNormalizationResult<A>;
+  layerNormStats(x: ActivationArray, d: number, options?: { eps?: number; dtype?: DType }): LayerNormStats;
+  layerNormStages(x: ActivationArray, d: number, row: number, options?: LayerNormStagesOptions): LayerNormStages;
+  rmsNormStages(x: ActivationArray, d: number, row: number, options?: RmsNormStagesOptions): RmsNormStages;
   createLayerNorm(d: number, options?: LayerNormOptions): LayerNorm;
-  allocate(rows: number, d: number): WasmTensor;
+  createRmsNorm(d: number, options?: RmsNormOptions): LayerNorm;
+  allocate(rows: number, d: number, options?: { dtype?: 'float32' }): WasmTensor<Float32Array>;
+  allocate(rows: number, d: number, options: { dtype: 'float16' | 'bfloat16' }): WasmTensor<Uint16Array>;
   /** Bytes of wasm heap currently in use by the runtime (for leak checks). */
   heapInUse(): number;
 }

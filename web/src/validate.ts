@@ -12,14 +12,29 @@ export function checkFloat32Array(fn: string, name: string, value: unknown): Flo
   if (!(value instanceof Float32Array)) {
     throw new TypeError(`${fn}: ${name} must be a Float32Array, got ${describe(value)}`);
   }
-  // instanceof only looks at the prototype chain: a Proxy of a Float32Array or an object made with
-  // Object.create(Float32Array.prototype) passes it, then fails on the first element access.
+  return checkLiveView(fn, name, value, 'Float32Array');
+}
+
+/**
+ * A value that passed `instanceof` for a typed array constructor (named `type`) and is really a
+ * live typed array: instanceof only looks at the prototype chain, so a Proxy of a typed array or an
+ * object made with Object.create(Float32Array.prototype) passes it, then fails on the first
+ * element access; and a view of a detached buffer has length 0.
+ */
+export function checkLiveView<T extends ArrayBufferView & { length: number }>(
+  fn: string,
+  name: string,
+  value: T,
+  type: string,
+): T {
   if (!ArrayBuffer.isView(value)) {
     throw new TypeError(
-      `${fn}: ${name} must be a Float32Array, got an object that only inherits from Float32Array.prototype (a Proxy or Object.create result, not a typed array)`,
+      `${fn}: ${name} must be a ${type}, got an object that only inherits from ${type}.prototype (a Proxy or Object.create result, not a typed array)`,
     );
   }
-  if (value.length === 0 && isDetached(value.buffer)) throw new TypeError(`${fn}: ${name} ${DETACHED}`);
+  if (value.length === 0 && isDetached(value.buffer)) {
+    throw new TypeError(`${fn}: ${name} ${DETACHED.replace('Float32Array', type)}`);
+  }
   return value;
 }
 
@@ -91,7 +106,7 @@ export function checkWidth(fn: string, d: unknown): number {
   return d;
 }
 
-export function checkRows(fn: string, x: Float32Array, d: number): number {
+export function checkRows(fn: string, x: { length: number }, d: number): number {
   if (x.length % d !== 0) {
     throw new RangeError(
       `${fn}: x.length must be a multiple of d = ${d}, got ${x.length} (${Math.floor(x.length / d)} rows and ${x.length % d} left over)`,
@@ -132,11 +147,16 @@ export function checkOptions(fn: string, options: unknown): Record<string, unkno
   return options as Record<string, unknown>;
 }
 
-/** True when a and b share memory but are not the same range (in-place needs identical ranges). */
-export function partiallyOverlaps(a: Float32Array, b: Float32Array): boolean {
-  if (a.buffer !== b.buffer) return false;
-  if (a.byteOffset === b.byteOffset && a.length === b.length) return false;
-  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+/** True when a and b share at least one byte. */
+export function sharesMemory(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  return (
+    a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength
+  );
+}
+
+/** True when a and b share memory but are not the same range (in place needs identical ranges). */
+export function partiallyOverlaps(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  return sharesMemory(a, b) && !(a.byteOffset === b.byteOffset && a.byteLength === b.byteLength);
 }
 
 export interface CheckedCall {

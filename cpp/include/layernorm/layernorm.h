@@ -1,10 +1,17 @@
-// layernorm-wasm public C++ API.
+// layernorm-wasm public C++ API: the final norms of transformer models, over each row of width d.
 //
-//   y = gamma * (x - mean) / sqrt(var + eps) + beta      over each row of width d
+//   LayerNorm: y = gamma * (x - mean) / sqrt(var + eps) + beta     (biased variance, divided by d)
+//   RMSNorm:   y = gamma * x / sqrt(mean(x^2) + eps)
 //
-// mean and the biased variance (divided by d) are computed in float64 from float32 inputs; the
-// per-element arithmetic is float32 with the mean carried as a hi+lo pair of floats. A row that
-// contains NaN or +-Inf comes out as a row of NaN. A constant row comes out as exactly beta.
+// Optionally on h = (x + residual) + bias instead of x (the residual add before a norm, fused:
+// onnxruntime's SkipLayerNormalization), with h written out too, and the per-row statistics.
+//
+// Statistics are computed in float64 from the float32 values; the per-element arithmetic is
+// float32 (the mean carried as a hi+lo pair of floats), or float64 for rows of extreme spread.
+// Activations may be float32, float16 or bfloat16: each value is widened exactly, the arithmetic
+// is the float32 one, and each output is rounded once to the type. A row that contains NaN or
+// +-Inf comes out as a row of NaN. A constant row comes out as exactly beta (RMSNorm: a row of
+// zeros gives zeros, also with eps == 0).
 #ifndef LAYERNORM_LAYERNORM_H_
 #define LAYERNORM_LAYERNORM_H_
 
@@ -15,70 +22,113 @@ namespace layernorm {
 enum class Status : int {
   kOk = 0,
   kNullPointer = 1,
-  kInvalidWidth = 2,    // d == 0
-  kInvalidEpsilon = 3,  // eps negative, NaN or infinite
-  kSizeOverflow = 4,    // rows * d does not fit in size_t
-  kNoKernel = 5,        // the requested kernel is not in this build
+  kInvalidWidth = 2,     // d == 0
+  kInvalidEpsilon = 3,   // eps negative, NaN or infinite
+  kSizeOverflow = 4,     // rows * d does not fit in size_t
+  kNoKernel = 5,         // the requested kernel is not in this build
+  kInvalidNorm = 6,      // not a Norm
+  kInvalidDType = 7,     // not a DType
+  kBetaWithRmsNorm = 8,  // RMSNorm has no bias term
+  kMeanWithRmsNorm = 9,  // RMSNorm has no mean
+  kBiasWithoutResidual = 10,
+  kSumOutWithoutResidual = 11,
+  kSumOutIsOutput = 12,   // sum_out and y are the same array
+  kResidualNotHere = 13,  // Statistics() takes no residual (Stages() does, for one row)
 };
 
 // A short English description of a status, for error messages.
 const char* StatusMessage(Status status);
 
+enum class Norm : int { kLayerNorm = 0, kRmsNorm = 1 };
+
+// The type of the activations (x, residual, y, sum_out); gamma, beta and bias are float32.
+// float16 and bfloat16 values are their 16 bits, as std::uint16_t.
+enum class DType : int { kFloat32 = 0, kFloat16 = 1, kBFloat16 = 2 };
+
+// Bytes per element of a DType (0 for an invalid one).
+std::size_t ElementSize(DType dtype);
+
+struct Kernel;
+
+// One call: what to compute, on what. Zero-initialized fields mean "not used".
+struct NormCall {
+  Norm norm = Norm::kLayerNorm;
+  DType dtype = DType::kFloat32;
+  std::size_t rows = 0;
+  std::size_t d = 0;
+  const void* x = nullptr;
+  void* y = nullptr;             // may be x (in place); otherwise must not overlap x
+  const float* gamma = nullptr;  // d values; null means ones
+  const float* beta = nullptr;   // d values; null means zeros (LayerNorm only)
+  double eps = 1e-5;
+  const void* residual = nullptr;  // rows * d: normalizes h = (x + residual) + bias
+  const float* bias = nullptr;     // d values added with the residual (needs residual)
+  void* sum_out = nullptr;         // receives h (needs residual); may be x or residual, not y
+  double* mean = nullptr;          // rows values: each row's mean (LayerNorm only)
+  double* rstd = nullptr;          // rows values: 1 / sqrt(var + eps), RMSNorm 1 / sqrt(ms + eps)
+};
+
 // Statistics of one row as the kernels compute them. rstd is 1 / sqrt(variance + eps)
 // (+inf for a constant row with eps == 0). All NaN for a row with a NaN or infinite value.
+// For RMSNorm, mean is 0 and variance is the mean square.
 struct RowStats {
   double mean;
   double variance;
   double rstd;
 };
 
-// Normalizes `rows` contiguous rows of width d. gamma and beta may be null (ones / zeros).
-// y may equal x (in place); otherwise the ranges must not overlap. No validation: callers go
-// through LayerNorm() below.
-using NormalizeFn = void (*)(std::size_t rows, std::size_t d, const float* x, float* y,
-                             const float* gamma, const float* beta, double eps);
-// Computes RowStats for `rows` rows.
-using MomentsFn = void (*)(std::size_t rows, std::size_t d, const float* x, double eps,
-                           RowStats* stats);
+// Normalizes call.rows rows. `kernel` null means DefaultKernel().
+Status Normalize(const NormCall& call, const Kernel* kernel = nullptr);
 
-struct Kernel {
-  const char* name;  // e.g. "f32_layernorm_ukernel__wasmsimd_u8"
-  const char* isa;   // "scalar" or "wasmsimd"
-  std::size_t tile;  // floats per main-loop iteration
-  NormalizeFn normalize;
-  MomentsFn moments;
-};
+// The statistics Normalize() would use for each row (of h, with a residual), into stats[rows].
+Status Statistics(const NormCall& call, RowStats* stats, const Kernel* kernel = nullptr);
 
-// Every kernel compiled into this build, in registry order (see src/kernels/registry.inc).
-const Kernel* Kernels();
-std::size_t KernelCount();
-// The kernel LayerNorm() uses when none is named: the last (fastest) one registered.
-const Kernel& DefaultKernel();
-// nullptr when no kernel has that name.
-const Kernel* FindKernel(const char* name);
-
-// Validating entry points. `kernel` null means DefaultKernel().
-Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, const float* gamma,
-                 const float* beta, double eps, const Kernel* kernel = nullptr);
-Status LayerNormStats(const float* x, std::size_t rows, std::size_t d, double eps, RowStats* stats,
-                      const Kernel* kernel = nullptr);
-
-// The stages of one row, computed with exactly the kernels' arithmetic:
-// centered = x - mean, normalized = centered * rstd, scaled = gamma * normalized,
-// output = scaled + beta (bit-identical to LayerNorm()'s output for that row; a NaN gamma or
-// beta on a finite row gives NaN in both, possibly with another payload).
+// The stages of one row (call.rows must be 1), computed with exactly the kernels' arithmetic:
+// sum = h (only with a residual), centered = x - mean (RMSNorm: x), normalized = centered * rstd,
+// scaled = gamma * normalized, output = scaled + beta (bit-identical to Normalize()'s output for
+// that row, rounded to call.dtype and widened back). Every vector is d floats; `sum` may be null
+// without a residual. A NaN gamma or beta on a finite row gives NaN in both, possibly with
+// another payload.
 struct RowStages {
+  float* input;  // x widened to float32
+  float* sum;
   float* centered;
   float* normalized;
   float* scaled;
   float* output;
 };
-Status LayerNormStages(const float* x_row, std::size_t d, const float* gamma, const float* beta,
-                       double eps, RowStats* stats, const RowStages& stages);
+Status Stages(const NormCall& call, RowStats* stats, const RowStages& stages);
 
-// The float64 oracle: two plain passes in double, one rounding to float32 at the end.
+// The float64 oracle: plain passes in double over the widened inputs (h rounded to the type as
+// Normalize() rounds it), one rounding to float32 at the end. y holds float32 values whatever
+// call.dtype is; sum_out, mean and rstd are not written.
+Status Reference(const NormCall& call, float* y);
+
+// The float32 LayerNorm in one line, as before NormCall existed.
+Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, const float* gamma,
+                 const float* beta, double eps, const Kernel* kernel = nullptr);
 Status LayerNormReference(const float* x, float* y, std::size_t rows, std::size_t d,
                           const float* gamma, const float* beta, double eps);
+
+// ---- kernels
+
+// One instruction set's micro-kernels. The name is its float32 LayerNorm row kernel's, e.g.
+// "f32_layernorm_ukernel__wasmsimd_u8"; every norm and element type of the set is bit-identical
+// to the scalar set's.
+struct Kernel {
+  const char* name;
+  const char* isa;    // "scalar" or "wasmsimd"
+  std::size_t tile;   // elements per main-loop iteration
+  const void* table;  // the micro-kernels (internal)
+};
+
+// Every kernel compiled into this build, in registry order (see src/kernels/registry.inc).
+const Kernel* Kernels();
+std::size_t KernelCount();
+// The kernel used when none is named: the last (fastest) one registered.
+const Kernel& DefaultKernel();
+// nullptr when no kernel has that name.
+const Kernel* FindKernel(const char* name);
 
 }  // namespace layernorm
 

@@ -1,18 +1,13 @@
-// Declarations of every kernel in registry.inc: a normalize function and the moments function
-// that computes the same row statistics with the identical arithmetic.
+// The micro-kernel tables of every kernel set in registry.inc, one per instruction set, each
+// defined in the file compiled for that instruction set.
 #ifndef LAYERNORM_KERNELS_KERNELS_H_
 #define LAYERNORM_KERNELS_KERNELS_H_
 
-#include <cstddef>
-
-#include "layernorm/layernorm.h"
+#include "kernels/ukernels.h"
 
 namespace layernorm::kernels {
 
-#define LAYERNORM_KERNEL(normalize, moments, isa, tile)                                         \
-  void normalize(std::size_t rows, std::size_t d, const float* x, float* y, const float* gamma, \
-                 const float* beta, double eps);                                                \
-  void moments(std::size_t rows, std::size_t d, const float* x, double eps, RowStats* stats);
+#define LAYERNORM_KERNEL(name, isa, tile, table) extern const Ukernels table;
 #include "kernels/registry.inc"
 #undef LAYERNORM_KERNEL
 

@@ -4,6 +4,10 @@
 #ifndef LAYERNORM_KERNELS_SCALAR_OPS_H_
 #define LAYERNORM_KERNELS_SCALAR_OPS_H_
 
+#include <cstdint>
+
+#include "kernels/half.h"
+
 namespace layernorm::kernels {
 
 struct ScalarOps {
@@ -44,6 +48,36 @@ struct ScalarOps {
   }
   static double Lane0(F64 a) { return a.v[0]; }
   static double Lane1(F64 a) { return a.v[1]; }
+
+  // float16 and bfloat16 lane by lane, with half.h's conversions.
+  static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
+    *lo = LoadF16x4(p);
+    *hi = LoadF16x4(p + 4);
+  }
+  static F32 LoadF16x4(const std::uint16_t* p) {
+    return {{F16ToF32(p[0]), F16ToF32(p[1]), F16ToF32(p[2]), F16ToF32(p[3])}};
+  }
+  static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+    StoreF16x4(p, lo);
+    StoreF16x4(p + 4, hi);
+  }
+  static void StoreF16x4(std::uint16_t* p, F32 a) {
+    for (int i = 0; i < 4; ++i) p[i] = F32ToF16(a.v[i]);
+  }
+  static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
+    *lo = LoadBF16x4(p);
+    *hi = LoadBF16x4(p + 4);
+  }
+  static F32 LoadBF16x4(const std::uint16_t* p) {
+    return {{BF16ToF32(p[0]), BF16ToF32(p[1]), BF16ToF32(p[2]), BF16ToF32(p[3])}};
+  }
+  static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+    StoreBF16x4(p, lo);
+    StoreBF16x4(p + 4, hi);
+  }
+  static void StoreBF16x4(std::uint16_t* p, F32 a) {
+    for (int i = 0; i < 4; ++i) p[i] = F32ToBF16(a.v[i]);
+  }
 };
 
 }  // namespace layernorm::kernels

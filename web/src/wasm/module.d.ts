@@ -6,16 +6,12 @@ export interface LayerNormModule {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   _layerNorm(x: number, y: number, rows: number, d: number, gamma: number, beta: number, eps: number): number;
-  _layerNormStats(x: number, rows: number, d: number, eps: number, stats: number): number;
-  _layerNormStages(
-    x: number,
-    d: number,
-    gamma: number,
-    beta: number,
-    eps: number,
-    stats: number,
-    stages: number,
-  ): number;
+  /** Any call, described by a WireCall at `wire` (web/src/wire.ts). */
+  _normalize(wire: number): number;
+  /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
+  _statistics(wire: number, stats: number): number;
+  /** One row's stats and six stage vectors of d floats (input, sum, centered, normalized, scaled, output). */
+  _stages(wire: number, stats: number, stages: number): number;
   _kernelName(): string;
   _statusText(status: number): string;
   _heapInUse(): number;

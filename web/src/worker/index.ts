@@ -9,7 +9,7 @@ import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { connect, nodeThreads, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
 import { WorkerError } from './errors.js';
-import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec } from './methods.js';
+import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec, type ResidentShape } from './methods.js';
 import { isShared, place, workerOptions, type Placement } from './placement.js';
 import type { LayerNormWorker, WorkerInitOptions, WorkerLayerNorm } from './types.js';
 import { decodeError, encodeValue, type CallMessage, type FromWorker } from './wire.js';
@@ -221,7 +221,14 @@ class WorkerRuntime {
   }
 
   /** Calls `method` of the runtime (handle 0) or of a resident object in the worker. */
-  call(handle: number, method: string, spec: MethodSpec, fn: string, args: unknown[], d?: number): Promise<unknown> {
+  call(
+    handle: number,
+    method: string,
+    spec: MethodSpec,
+    fn: string,
+    args: unknown[],
+    resident?: ResidentShape,
+  ): Promise<unknown> {
     const refusal = this.#refusal(fn);
     if (refusal) return Promise.reject(refusal);
     let worker: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; transfer: boolean };
@@ -230,7 +237,7 @@ class WorkerRuntime {
     try {
       worker = workerOptions(fn, spec, args);
       if (worker.signal?.aborted) return Promise.reject(worker.signal.reason);
-      spec.precheck?.(args, d);
+      spec.precheck?.(args, resident);
       plan = place(spec, args, worker.transfer);
       message = {
         type: 'call',
@@ -378,11 +385,13 @@ for (const [name, spec] of Object.entries(RUNTIME_METHODS)) {
 
 // ---- resident objects
 
-type ResidentInfo = { handle: number; d: number; eps: number; hasGamma: boolean; hasBeta: boolean };
+type ResidentInfo = ResidentShape & { handle: number; hasGamma: boolean; hasBeta: boolean };
 
 class ResidentProxy {
+  readonly norm: ResidentShape['norm'];
   readonly d: number;
   readonly eps: number;
+  readonly dtype: ResidentShape['dtype'];
   readonly hasGamma: boolean;
   readonly hasBeta: boolean;
   readonly #owner: WorkerRuntime;
@@ -393,8 +402,10 @@ class ResidentProxy {
   constructor(owner: WorkerRuntime, info: ResidentInfo) {
     this.#owner = owner;
     this.#handle = info.handle;
+    this.norm = info.norm;
     this.d = info.d;
     this.eps = info.eps;
+    this.dtype = info.dtype;
     this.hasGamma = info.hasGamma;
     this.hasBeta = info.hasBeta;
     owner.track(this, info.handle, this.#token);
@@ -418,7 +429,7 @@ class ResidentProxy {
     const fn = `LayerNorm.${method}`;
     if (this.#disposed)
       return Promise.reject(new DisposedError(`${fn}: this LayerNorm was disposed; create a new one`));
-    return this.#owner.call(this.#handle, method, spec, fn, args, this.d);
+    return this.#owner.call(this.#handle, method, spec, fn, args, this);
   }
 }
 

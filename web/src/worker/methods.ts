@@ -4,7 +4,17 @@
  * Options pass through untouched, so a new option of an existing method needs nothing, unless it
  * is an array with a role below (read-only per feature, or one entry per row).
  */
-import { checkCall, checkFloat32Array, checkOut, checkRows } from '../validate.js';
+import { checkNormCall, type NormKind } from '../call.js';
+import { checkForward } from '../resident.js';
+import type { DType } from '../types.js';
+
+/** What the caller's thread knows of a resident object in the worker. */
+export interface ResidentShape {
+  norm: NormKind;
+  d: number;
+  eps: number;
+  dtype: DType;
+}
 
 export interface MethodSpec {
   /** Number of arguments the runtime's method takes (the worker passes no more). */
@@ -25,10 +35,12 @@ export interface MethodSpec {
    * The runtime's own first checks, run in the caller's thread before an input moves to the
    * worker, so that a call that is going to fail does not take the caller's array with it.
    */
-  precheck?: (args: unknown[], d?: number) => void;
+  precheck?: (args: unknown[], resident?: ResidentShape) => void;
   /** The method returns a resident object: the worker keeps it and answers with these fields. */
   resident?: readonly string[];
 }
+
+const RESIDENT_FIELDS = ['norm', 'd', 'eps', 'dtype', 'hasGamma', 'hasBeta'] as const;
 
 export const RUNTIME_METHODS: Record<string, MethodSpec> = {
   layerNorm: {
@@ -37,40 +49,49 @@ export const RUNTIME_METHODS: Record<string, MethodSpec> = {
     rows: 'array',
     d: 1,
     out: 'options',
-    precheck: ([x, d, options]) => {
-      const { options: o } = checkCall('layerNorm', x, d, options);
-      checkOut('layerNorm', o.out, (x as Float32Array).length);
-    },
+    precheck: ([x, d, options]) => void checkNormCall('layerNorm', 'layernorm', x, d, options),
   },
+  rmsNorm: {
+    arity: 3,
+    options: 2,
+    rows: 'array',
+    d: 1,
+    out: 'options',
+    precheck: ([x, d, options]) => void checkNormCall('rmsNorm', 'rmsnorm', x, d, options),
+  },
+  layerNormalization: { arity: 3, options: 2 },
   layerNormStats: { arity: 3, options: 2, rows: 'per-row', d: 1 },
   layerNormStages: { arity: 4, options: 3 },
-  createLayerNorm: { arity: 2, resident: ['d', 'eps', 'hasGamma', 'hasBeta'] },
+  rmsNormStages: { arity: 4, options: 3 },
+  createLayerNorm: { arity: 2, resident: RESIDENT_FIELDS },
+  createRmsNorm: { arity: 2, resident: RESIDENT_FIELDS },
   heapInUse: { arity: 0 },
 };
 
-/** Methods of the resident LayerNorm (createLayerNorm's result). */
+/** Methods of the resident LayerNorm (createLayerNorm's and createRmsNorm's result). */
 export const LAYER_NORM_METHODS: Record<string, MethodSpec> = {
   forward: {
     arity: 2,
     options: 2,
     rows: 'array',
     out: 1,
-    precheck: ([x, out], d) => {
-      const fn = 'LayerNorm.forward';
-      checkRows(fn, checkFloat32Array(fn, 'x', x), d!);
-      checkOut(fn, out, (x as Float32Array).length);
-    },
+    precheck: ([x, out], resident) => void checkForward(resident!, x, out),
   },
 };
 
 /** Option arrays of length d that calls only read (never cut into slices, never sent back). */
-export const FEATURE_OPTIONS: ReadonlySet<string> = new Set(['gamma', 'beta']);
+export const FEATURE_OPTIONS: ReadonlySet<string> = new Set(['gamma', 'beta', 'bias']);
 
 /**
  * Option arrays with a fixed number of entries per row, cut into slices with the input: 'd' for
  * rows × d arrays, 1 for one entry per row. `reads` marks the ones calls only read.
  */
-export const ROW_OPTIONS: ReadonlyMap<string, { perRow: 'd' | 1; reads: boolean }> = new Map();
+export const ROW_OPTIONS: ReadonlyMap<string, { perRow: 'd' | 1; reads: boolean }> = new Map([
+  ['residual', { perRow: 'd', reads: true }],
+  ['sumOut', { perRow: 'd', reads: false }],
+  ['mean', { perRow: 1, reads: false }],
+  ['rstd', { perRow: 1, reads: false }],
+]);
 
 /** The keys of the options object that belong to the worker, not to the runtime. */
 export const WORKER_OPTIONS = ['signal', 'onProgress', 'transfer'] as const;

@@ -5,6 +5,7 @@
  */
 import { init } from '../index.js';
 import type { LayerNormRuntime } from '../types.js';
+import { isFloat16Array } from '../activations.js';
 import { partiallyOverlaps } from '../validate.js';
 import { workerPort, type WorkerPort } from './endpoint.js';
 import {
@@ -155,7 +156,9 @@ function keep(object: Resident, fields: readonly string[]): Record<string, unkno
   return info;
 }
 
-const isFloat32 = (v: unknown): v is Float32Array => v instanceof Float32Array && ArrayBuffer.isView(v);
+/** An array of activations (float32, or the 16-bit types' Uint16Array / Float16Array). */
+const isActivations = (v: unknown): v is Float32Array =>
+  ArrayBuffer.isView(v) && (v instanceof Float32Array || v instanceof Uint16Array || isFloat16Array(v));
 
 /**
  * The number of rows when the call is worth cutting and cutting cannot change what it does: a
@@ -164,11 +167,13 @@ const isFloat32 = (v: unknown): v is Float32Array => v instanceof Float32Array &
  */
 function sliceRows(spec: MethodSpec, args: unknown[], d: unknown): number | null {
   const x = args[0];
-  if (!isFloat32(x) || typeof d !== 'number' || !Number.isInteger(d) || d < 1 || x.length % d !== 0) return null;
+  if (!isActivations(x) || typeof d !== 'number' || !Number.isInteger(d) || d < 1 || x.length % d !== 0) return null;
   const rows = x.length / d;
   if (rows <= Math.max(1, Math.floor(SLICE_FLOATS / d))) return null;
+  const same = (a: unknown) => ArrayBuffer.isView(a) && a.constructor === x.constructor;
   const outOk = (out: unknown) =>
-    out === undefined || (isFloat32(out) && out.length === x.length && !partiallyOverlaps(x, out));
+    out === undefined ||
+    (same(out) && (out as Float32Array).length === x.length && !partiallyOverlaps(x, out as Float32Array));
   if (typeof spec.out === 'number' && !outOk(args[spec.out])) return null;
   if (spec.options !== undefined && args[spec.options] !== undefined) {
     const options = plainObject(args[spec.options]);
@@ -183,6 +188,8 @@ function sliceRows(spec: MethodSpec, args: unknown[], d: unknown): number | null
           !(role && (v as { length?: number }).length === rows * (role.perRow === 'd' ? d : 1))
         )
           return null;
+        // Slices of arrays that partly overlap would not read what the whole call reads.
+        if (role && ArrayBuffer.isView(v) && partiallyOverlaps(x, v)) return null;
       }
     }
   }
@@ -204,7 +211,7 @@ async function inSlices(
   let out: Float32Array | undefined;
   if (spec.rows === 'array') {
     out = (spec.out === 'options' ? options?.out : args[spec.out!]) as Float32Array | undefined;
-    out ??= new Float32Array(x.length);
+    out ??= new (x.constructor as new (n: number) => Float32Array)(x.length);
   }
   const combined: Record<string, ArrayBufferView & { set(a: ArrayLike<number>, o: number): void }> = {};
   for (let r0 = 0; r0 < rows; r0 += perSlice) {

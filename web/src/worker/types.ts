@@ -1,11 +1,20 @@
 /** Public types of layernorm-wasm/worker. */
 import type {
+  ActivationArray,
   Backend,
+  DType,
   InitOptions,
+  LayerNormalizationOptions,
+  LayerNormalizationResult,
   LayerNormCallOptions,
   LayerNormOptions,
   LayerNormStages,
+  LayerNormStagesOptions,
   LayerNormStats,
+  RmsNormCallOptions,
+  RmsNormOptions,
+  RmsNormStages,
+  RmsNormStagesOptions,
 } from '../types.js';
 import type { NodeWorkerLike, WebWorkerLike } from './endpoint.js';
 
@@ -55,20 +64,42 @@ export interface WorkerTransferOption {
 export interface LayerNormWorker {
   readonly backend: Backend;
   readonly kernel: string;
-  layerNorm(
-    x: Float32Array,
+  layerNorm<A extends ActivationArray = Float32Array>(
+    x: A,
     d: number,
-    options?: LayerNormCallOptions & WorkerCallOptions & WorkerTransferOption,
-  ): Promise<Float32Array>;
-  layerNormStats(x: Float32Array, d: number, options?: { eps?: number } & WorkerCallOptions): Promise<LayerNormStats>;
+    options?: LayerNormCallOptions<A> & WorkerCallOptions & WorkerTransferOption,
+  ): Promise<A>;
+  rmsNorm<A extends ActivationArray = Float32Array>(
+    x: A,
+    d: number,
+    options?: RmsNormCallOptions<A> & WorkerCallOptions & WorkerTransferOption,
+  ): Promise<A>;
+  layerNormalization<A extends ActivationArray = Float32Array>(
+    x: A,
+    shape: readonly number[],
+    options?: LayerNormalizationOptions & Pick<WorkerCallOptions, 'signal'>,
+  ): Promise<LayerNormalizationResult<A>>;
+  layerNormStats(
+    x: ActivationArray,
+    d: number,
+    options?: { eps?: number; dtype?: DType } & WorkerCallOptions,
+  ): Promise<LayerNormStats>;
   layerNormStages(
-    x: Float32Array,
+    x: ActivationArray,
     d: number,
     row: number,
-    options?: LayerNormOptions & Pick<WorkerCallOptions, 'signal'>,
+    options?: LayerNormStagesOptions & Pick<WorkerCallOptions, 'signal'>,
   ): Promise<LayerNormStages>;
+  rmsNormStages(
+    x: ActivationArray,
+    d: number,
+    row: number,
+    options?: RmsNormStagesOptions & Pick<WorkerCallOptions, 'signal'>,
+  ): Promise<RmsNormStages>;
   /** γ and β stay in the worker's memory; later calls send only the activations. */
   createLayerNorm(d: number, options?: LayerNormOptions): Promise<WorkerLayerNorm>;
+  /** γ stays in the worker's memory; later calls send only the activations. */
+  createRmsNorm(d: number, options?: RmsNormOptions): Promise<WorkerLayerNorm>;
   /** Bytes of the worker's wasm heap in use (for leak checks). */
   heapInUse(): Promise<number>;
   /**
@@ -80,17 +111,19 @@ export interface LayerNormWorker {
   [Symbol.dispose](): void;
 }
 
-/** createLayerNorm's result: a LayerNorm whose γ and β live in the worker. */
+/** createLayerNorm's and createRmsNorm's result: a norm whose γ and β live in the worker. */
 export interface WorkerLayerNorm {
+  readonly norm: 'layernorm' | 'rmsnorm';
   readonly d: number;
   readonly eps: number;
+  readonly dtype: DType;
   readonly hasGamma: boolean;
   readonly hasBeta: boolean;
-  forward(
-    x: Float32Array,
-    out?: Float32Array,
+  forward<A extends ActivationArray = Float32Array>(
+    x: A,
+    out?: A,
     options?: WorkerCallOptions & WorkerTransferOption,
-  ): Promise<Float32Array>;
+  ): Promise<A>;
   /** Frees γ and β in the worker (idempotent; also `using`); later forward calls reject with DisposedError. */
   dispose(): void;
   readonly disposed: boolean;

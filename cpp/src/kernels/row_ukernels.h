@@ -1,0 +1,298 @@
+// The row micro-kernels of ukernels.h, written once against a tiny vector-ops wrapper (Ops:
+// scalar_ops.h, wasmsimd_ops.h) and an element type (io.h). Both wrappers have 4 float lanes and
+// 2 double lanes and perform the same IEEE operations lane by lane, and each tail does per element
+// what the vector loop does per lane, so every ISA produces bit-identical results (wasm SIMD128
+// has no fused multiply-add, and the native builds use -ffp-contract=off).
+//
+// Loops advance pointers rather than index: V8 turns that into fewer instructions. Sums reduce
+// each group of 8 as a tree before it meets the accumulator, so two accumulators carry the whole
+// row and V8 keeps them and the output loop's constants in registers.
+#ifndef LAYERNORM_KERNELS_ROW_UKERNELS_H_
+#define LAYERNORM_KERNELS_ROW_UKERNELS_H_
+
+#include <cstddef>
+
+#include "kernels/io.h"
+#include "kernels/ukernels.h"
+
+namespace layernorm::kernels {
+
+template <class Ops, class IoPolicy>
+struct RowUkernels {
+  using Io = IoPolicy;
+  using T = typename Io::T;
+  using F32 = typename Ops::F32;
+  using F64 = typename Ops::F64;
+
+  // ---- statistics
+
+  template <bool kShift>
+  static void SumsStep(const T* p, F64 shift, F64* s1, F64* s2) {
+    F64 c0, c1, c2, c3;
+    Io::Load8Promote(p, &c0, &c1, &c2, &c3);
+    if constexpr (kShift) {
+      c0 = Ops::Sub64(c0, shift);
+      c1 = Ops::Sub64(c1, shift);
+      c2 = Ops::Sub64(c2, shift);
+      c3 = Ops::Sub64(c3, shift);
+    }
+    *s1 = Ops::Add64(*s1, Ops::Add64(Ops::Add64(c0, c1), Ops::Add64(c2, c3)));
+    *s2 = Ops::Add64(*s2, Ops::Add64(Ops::Add64(Ops::Mul64(c0, c0), Ops::Mul64(c1, c1)),
+                                     Ops::Add64(Ops::Mul64(c2, c2), Ops::Mul64(c3, c3))));
+  }
+
+  static void SquaresStep(const T* p, F64* s2) {
+    F64 c0, c1, c2, c3;
+    Io::Load8Promote(p, &c0, &c1, &c2, &c3);
+    *s2 = Ops::Add64(*s2, Ops::Add64(Ops::Add64(Ops::Mul64(c0, c0), Ops::Mul64(c1, c1)),
+                                     Ops::Add64(Ops::Mul64(c2, c2), Ops::Mul64(c3, c3))));
+  }
+
+  // The last d % 8 elements, folded into the vector accumulators.
+  template <bool kShift>
+  static void FinishSums(const T* tail, std::size_t n, double shift, F64 s1, F64 s2, double* sum,
+                         double* squares) {
+    double t1 = 0.0, t2 = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double v = static_cast<double>(Io::Get(tail + j));
+      const double c = kShift ? v - shift : v;
+      t1 += c;
+      t2 += c * c;
+    }
+    *sum = (Ops::Lane0(s1) + Ops::Lane1(s1)) + t1;
+    *squares = (Ops::Lane0(s2) + Ops::Lane1(s2)) + t2;
+  }
+
+  static void FinishSquares(const T* tail, std::size_t n, F64 s2, double* squares) {
+    double t2 = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double v = static_cast<double>(Io::Get(tail + j));
+      t2 += v * v;
+    }
+    *squares = (Ops::Lane0(s2) + Ops::Lane1(s2)) + t2;
+  }
+
+  template <bool kShift>
+  static void Sums(const void* row, std::size_t d, double shift, double* sum, double* squares) {
+    const T* p = static_cast<const T*>(row);
+    const F64 k = Ops::Splat64(shift);
+    F64 s1 = Ops::Splat64(0.0), s2 = s1;
+    for (const T* end = p + (d & ~std::size_t{7}); p != end; p += 8) {
+      SumsStep<kShift>(p, k, &s1, &s2);
+    }
+    FinishSums<kShift>(p, d & 7, shift, s1, s2, sum, squares);
+  }
+
+  static void Squares(const void* row, std::size_t d, double* squares) {
+    const T* p = static_cast<const T*>(row);
+    F64 s2 = Ops::Splat64(0.0);
+    for (const T* end = p + (d & ~std::size_t{7}); p != end; p += 8) SquaresStep(p, &s2);
+    FinishSquares(p, d & 7, s2, squares);
+  }
+
+  // ---- the per-element formulas (vector lanes, then the same for one element)
+
+  // (gamma and beta are only offset when present: they may be null.)
+  template <bool kGamma, bool kBeta>
+  static F32 AffineVec(F32 t, const float* gamma, const float* beta, std::size_t j) {
+    if constexpr (kGamma) t = Ops::Mul32(t, Ops::Load(gamma + j));
+    if constexpr (kBeta) t = Ops::Add32(t, Ops::Load(beta + j));
+    return t;
+  }
+
+  template <bool kGamma, bool kBeta>
+  static float Affine(float t, const float* gamma, const float* beta) {
+    if constexpr (kGamma) t = t * *gamma;
+    if constexpr (kBeta) t = t + *beta;
+    return t;
+  }
+
+  // LayerNorm's fast path: the mean split in two floats keeps it beyond float32 precision.
+  static F32 CenterScaleVec(F32 x, F32 mu_hi, F32 mu_lo, F32 rstd) {
+    return Ops::Mul32(Ops::Sub32(Ops::Sub32(x, mu_hi), mu_lo), rstd);
+  }
+  static float CenterScale(float x, const RowParams& p) {
+    return ((x - p.mu_hi) - p.mu_lo) * p.rstd32;
+  }
+
+  // ---- LayerNorm rows
+
+  template <bool kGamma, bool kBeta, bool kNext>
+  static void LayerNormFast(const RowParams& p, const T* x, T* y, std::size_t d, const T* xn,
+                            double* sum, double* squares) {
+    const float* gamma = p.gamma;
+    const float* beta = p.beta;
+    const F32 mu_hi = Ops::Splat32(p.mu_hi);
+    const F32 mu_lo = Ops::Splat32(p.mu_lo);
+    const F32 rstd = Ops::Splat32(p.rstd32);
+    const F64 zero = Ops::Splat64(0.0);
+    F64 s1 = zero, s2 = zero;
+    const T* const end = x + d;
+    for (const T* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
+      F32 a, b;
+      Io::Load8(x, &a, &b);
+      const F32 t0 = CenterScaleVec(a, mu_hi, mu_lo, rstd);
+      const F32 t1 = CenterScaleVec(b, mu_hi, mu_lo, rstd);
+      Io::Store8(y, AffineVec<kGamma, kBeta>(t0, gamma, beta, 0),
+                 AffineVec<kGamma, kBeta>(t1, gamma, beta, 4));
+      if constexpr (kGamma) gamma += 8;
+      if constexpr (kBeta) beta += 8;
+      if constexpr (kNext) {
+        SumsStep<false>(xn, zero, &s1, &s2);
+        xn += 8;
+      }
+    }
+    for (; x != end; ++x, ++y) {
+      Io::Put(y, Affine<kGamma, kBeta>(CenterScale(Io::Get(x), p), gamma, beta));
+      if constexpr (kGamma) ++gamma;
+      if constexpr (kBeta) ++beta;
+    }
+    if constexpr (kNext) FinishSums<false>(xn, d & 7, 0.0, s1, s2, sum, squares);
+  }
+
+  // The wide path keeps the gain and bias in double too, so each output is rounded once: the
+  // normalized value of an extreme row may itself be subnormal, and rounding it to float32 before
+  // a large gain would multiply that rounding error. kCenter = false is RMSNorm's (mean 0).
+  template <bool kCenter, bool kGamma, bool kBeta>
+  static void Wide(const RowParams& p, const T* x, T* y, std::size_t d) {
+    const F64 mean = Ops::Splat64(p.mean);
+    const F64 rstd = Ops::Splat64(p.rstd);
+    std::size_t j = 0;
+    for (; j + 4 <= d; j += 4) {
+      const F32 v = Io::Load4(x + j);
+      F64 lo = Ops::PromoteLo(v), hi = Ops::PromoteHi(v);
+      if constexpr (kCenter) {
+        lo = Ops::Sub64(lo, mean);
+        hi = Ops::Sub64(hi, mean);
+      }
+      lo = Ops::Mul64(lo, rstd);
+      hi = Ops::Mul64(hi, rstd);
+      if constexpr (kGamma) {
+        const F32 g = Ops::Load(p.gamma + j);
+        lo = Ops::Mul64(lo, Ops::PromoteLo(g));
+        hi = Ops::Mul64(hi, Ops::PromoteHi(g));
+      }
+      if constexpr (kBeta) {
+        const F32 b = Ops::Load(p.beta + j);
+        lo = Ops::Add64(lo, Ops::PromoteLo(b));
+        hi = Ops::Add64(hi, Ops::PromoteHi(b));
+      }
+      Io::Store4(y + j, Ops::Demote(lo, hi));
+    }
+    for (; j < d; ++j) {
+      double t = static_cast<double>(Io::Get(x + j));
+      if constexpr (kCenter) t = t - p.mean;
+      t = t * p.rstd;
+      if constexpr (kGamma) t = t * static_cast<double>(p.gamma[j]);
+      if constexpr (kBeta) t = t + static_cast<double>(p.beta[j]);
+      Io::Put(y + j, static_cast<float>(t));
+    }
+  }
+
+  // ---- RMSNorm rows: x̂ = x * rstd, then the gain
+
+  template <bool kGamma, bool kNext>
+  static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, const T* xn,
+                          double* squares) {
+    const float* gamma = p.gamma;
+    const F32 rstd = Ops::Splat32(p.rstd32);
+    F64 s2 = Ops::Splat64(0.0);
+    const T* const end = x + d;
+    for (const T* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
+      F32 a, b;
+      Io::Load8(x, &a, &b);
+      Io::Store8(y, AffineVec<kGamma, false>(Ops::Mul32(a, rstd), gamma, nullptr, 0),
+                 AffineVec<kGamma, false>(Ops::Mul32(b, rstd), gamma, nullptr, 4));
+      if constexpr (kGamma) gamma += 8;
+      if constexpr (kNext) {
+        SquaresStep(xn, &s2);
+        xn += 8;
+      }
+    }
+    for (; x != end; ++x, ++y) {
+      Io::Put(y, Affine<kGamma, false>(Io::Get(x) * p.rstd32, gamma, nullptr));
+      if constexpr (kGamma) ++gamma;
+    }
+    if constexpr (kNext) FinishSquares(xn, d & 7, s2, squares);
+  }
+
+  // ---- the residual add of a fused call
+
+  static void Add(const void* xv, const void* rv, const float* bias, void* hv, std::size_t d) {
+    const T* x = static_cast<const T*>(xv);
+    const T* r = static_cast<const T*>(rv);
+    T* h = static_cast<T*>(hv);
+    std::size_t j = 0;
+    for (; j + 8 <= d; j += 8) {
+      F32 x0, x1, r0, r1;
+      Io::Load8(x + j, &x0, &x1);
+      Io::Load8(r + j, &r0, &r1);
+      F32 h0 = Ops::Add32(x0, r0), h1 = Ops::Add32(x1, r1);
+      if (bias) {
+        h0 = Ops::Add32(h0, Ops::Load(bias + j));
+        h1 = Ops::Add32(h1, Ops::Load(bias + j + 4));
+      }
+      Io::Store8(h + j, h0, h1);
+    }
+    for (; j < d; ++j) {
+      float v = Io::Get(x + j) + Io::Get(r + j);
+      if (bias) v = v + bias[j];
+      Io::Put(h + j, v);
+    }
+  }
+
+  // ---- entry points: the gain/bias specialization is picked once per row
+
+  static void LayerNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    LayerNormDispatch<false>(p, x, y, d, nullptr, nullptr, nullptr);
+  }
+  static void LayerNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                   const void* xn, double* sum, double* squares) {
+    LayerNormDispatch<true>(p, x, y, d, xn, sum, squares);
+  }
+  template <bool kNext>
+  static void LayerNormDispatch(const RowParams& p, const void* xv, void* yv, std::size_t d,
+                                const void* xnv, double* sum, double* squares) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    const T* xn = static_cast<const T*>(xnv);
+    if (p.gamma && p.beta) return LayerNormFast<true, true, kNext>(p, x, y, d, xn, sum, squares);
+    if (p.gamma) return LayerNormFast<true, false, kNext>(p, x, y, d, xn, sum, squares);
+    if (p.beta) return LayerNormFast<false, true, kNext>(p, x, y, d, xn, sum, squares);
+    return LayerNormFast<false, false, kNext>(p, x, y, d, xn, sum, squares);
+  }
+  static void LayerNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    if (p.gamma && p.beta) return Wide<true, true, true>(p, x, y, d);
+    if (p.gamma) return Wide<true, true, false>(p, x, y, d);
+    if (p.beta) return Wide<true, false, true>(p, x, y, d);
+    return Wide<true, false, false>(p, x, y, d);
+  }
+  static void RmsNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    RmsNormDispatch<false>(p, x, y, d, nullptr, nullptr);
+  }
+  static void RmsNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                 const void* xn, double* squares) {
+    RmsNormDispatch<true>(p, x, y, d, xn, squares);
+  }
+  template <bool kNext>
+  static void RmsNormDispatch(const RowParams& p, const void* xv, void* yv, std::size_t d,
+                              const void* xnv, double* squares) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    const T* xn = static_cast<const T*>(xnv);
+    if (p.gamma) return RmsNormFast<true, kNext>(p, x, y, d, xn, squares);
+    return RmsNormFast<false, kNext>(p, x, y, d, xn, squares);
+  }
+  static void RmsNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    if (p.gamma) return Wide<false, true, false>(p, x, y, d);
+    return Wide<false, false, false>(p, x, y, d);
+  }
+};
+
+}  // namespace layernorm::kernels
+
+#endif  // LAYERNORM_KERNELS_ROW_UKERNELS_H_

@@ -1,0 +1,108 @@
+/**
+ * The checks of a normalizing call, `layerNorm(x, d, options)` or `rmsNorm(x, d, options)`, in
+ * the order a caller reads them: x and d, then each option. Everything the core would refuse is
+ * refused here first, with a message that says what was expected and what came.
+ */
+import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
+import { describe } from './errors.js';
+import type { ActivationArray } from './types.js';
+import {
+  checkEps,
+  checkFloat32Array,
+  checkOptions,
+  checkParam,
+  checkRows,
+  checkWidth,
+  sharesMemory,
+} from './validate.js';
+
+export type NormKind = 'layernorm' | 'rmsnorm';
+
+export interface CheckedNorm {
+  fn: string;
+  norm: NormKind;
+  kind: Kind;
+  rows: number;
+  d: number;
+  eps: number;
+  x: ActivationArray;
+  out: ActivationArray | null;
+  gamma: Float32Array | null;
+  beta: Float32Array | null;
+  residual: ActivationArray | null;
+  bias: Float32Array | null;
+  sumOut: ActivationArray | null;
+  mean: Float64Array | null;
+  rstd: Float64Array | null;
+}
+
+/** A per-row statistics output: a Float64Array of one entry per row. */
+function checkRowOutput(fn: string, name: string, value: unknown, rows: number): Float64Array | null {
+  if (value === undefined || value === null) return null;
+  if (!(value instanceof Float64Array)) {
+    throw new TypeError(`${fn}: ${name} must be a Float64Array (one entry per row), got ${describe(value)}`);
+  }
+  if (value.length !== rows) {
+    throw new RangeError(`${fn}: ${name} must have length ${rows} (one entry per row), got length ${value.length}`);
+  }
+  return value;
+}
+
+export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown, options: unknown): CheckedNorm {
+  // x's kind depends on the dtype option, read here as it comes; the options object itself is
+  // checked after x and d, in the order the arguments are written.
+  const rawDType = options !== null && typeof options === 'object' ? (options as { dtype?: unknown }).dtype : undefined;
+  const kind = kindOf(fn, 'x', x, checkDType(fn, rawDType));
+  const input = x as ActivationArray;
+  const width = checkWidth(fn, d);
+  const rows = checkRows(fn, input, width);
+  const o = checkOptions(fn, options);
+  const gamma = checkParam(fn, 'gamma', o.gamma, width);
+  if (norm === 'rmsnorm' && o.beta !== undefined && o.beta !== null) {
+    throw new TypeError(`${fn}: RMSNorm has no bias term, so no beta option; got beta ${describe(o.beta)}`);
+  }
+  const beta = checkParam(fn, 'beta', o.beta, width);
+  const eps = checkEps(fn, o.eps);
+  const length = input.length;
+  const out = o.out === undefined ? null : checkSameKind(fn, 'out', o.out, kind, length);
+  const residual =
+    o.residual === undefined || o.residual === null ? null : checkSameKind(fn, 'residual', o.residual, kind, length);
+  let bias: Float32Array | null = null;
+  if (o.bias !== undefined && o.bias !== null) {
+    if (!residual) {
+      throw new TypeError(
+        `${fn}: bias is added with the residual: pass residual too (got bias ${describe(o.bias)} alone)`,
+      );
+    }
+    bias = checkFloat32Array(fn, 'bias', o.bias);
+    if (bias.length !== width)
+      throw new RangeError(`${fn}: bias must have length d = ${width}, got length ${bias.length}`);
+  }
+  let sumOut: ActivationArray | null = null;
+  if (o.sumOut !== undefined && o.sumOut !== null) {
+    if (!residual) {
+      throw new TypeError(
+        `${fn}: sumOut receives x + residual: pass residual too (got sumOut ${describe(o.sumOut)} alone)`,
+      );
+    }
+    sumOut = checkSameKind(fn, 'sumOut', o.sumOut, kind, length);
+    const target = out ?? null;
+    if (target && sharesMemory(target, sumOut)) {
+      throw new RangeError(`${fn}: sumOut and out must not share memory (the sum and the output are both kept)`);
+    }
+  }
+  if (norm === 'rmsnorm' && o.mean !== undefined && o.mean !== null) {
+    throw new TypeError(`${fn}: RMSNorm has no mean, so no mean option; got mean ${describe(o.mean)}`);
+  }
+  const mean = checkRowOutput(fn, 'mean', o.mean, rows);
+  const rstd = checkRowOutput(fn, 'rstd', o.rstd, rows);
+  if (mean && rstd && sharesMemory(mean, rstd)) {
+    throw new RangeError(`${fn}: mean and rstd must not share memory`);
+  }
+  return { fn, norm, kind, rows, d: width, eps, x: input, out, gamma, beta, residual, bias, sumOut, mean, rstd };
+}
+
+/** Whether the call is the plain float32 LayerNorm, which has a path of its own (no wire struct). */
+export function isPlain(c: CheckedNorm): boolean {
+  return c.norm === 'layernorm' && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
+}

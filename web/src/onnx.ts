@@ -1,0 +1,120 @@
+/**
+ * ONNX LayerNormalization (opset 17) for ports of ONNX graphs: x of any shape is normalized over
+ * its dimensions from `axis` on, Scale and B are broadcast over those dimensions as ONNX broadcasts
+ * them (unidirectionally, aligned to the last dimension), and Mean / InvStdDev come with ONNX's
+ * shapes. It is one layerNorm call with d = the product of the normalized dimensions.
+ */
+import { checkDType, kindOf } from './activations.js';
+import { describe } from './errors.js';
+import type { Runtime } from './runtime.js';
+import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
+import { checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
+
+const FN = 'layerNormalization';
+const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
+
+function checkShape(shape: unknown, length: number): number[] {
+  if (!Array.isArray(shape)) throw new TypeError(`${FN}: shape must be an array of dimensions, got ${describe(shape)}`);
+  if (shape.length === 0) throw new RangeError(`${FN}: shape must have at least one dimension, got []`);
+  shape.forEach((n, i) => {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+      throw numberError(FN, `shape[${i}]`, 'an integer >= 0', n);
+    }
+  });
+  if (product(shape) !== length) {
+    throw new RangeError(`${FN}: shape [${shape.join(', ')}] holds ${product(shape)} values, but x has ${length}`);
+  }
+  return [...shape];
+}
+
+/**
+ * A Scale or B tensor expanded to the normalized shape: each of its dimensions, aligned to the
+ * last, must equal the normalized one or be 1 (ONNX's unidirectional broadcasting).
+ */
+function broadcast(name: string, value: unknown, dims: number[]): Float32Array | null {
+  if (value === undefined || value === null) return null;
+  let data: Float32Array;
+  let shape: number[];
+  const size = product(dims);
+  if (value instanceof Float32Array) {
+    data = checkFloat32Array(FN, name, value);
+    // A bare array of the normalized size is the normalized shape; otherwise a 1-D tensor.
+    shape = data.length === size ? dims : [data.length];
+  } else if (value !== null && typeof value === 'object' && 'data' in value) {
+    const t = value as { data: unknown; shape: unknown };
+    data = checkFloat32Array(FN, `${name}.data`, t.data);
+    if (!Array.isArray(t.shape)) throw new TypeError(`${FN}: ${name}.shape must be an array, got ${describe(t.shape)}`);
+    shape = t.shape.map((n, i) => {
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+        throw numberError(FN, `${name}.shape[${i}]`, 'an integer >= 0', n);
+      return n;
+    });
+    if (product(shape) !== data.length) {
+      throw new RangeError(
+        `${FN}: ${name}.shape [${shape.join(', ')}] holds ${product(shape)} values, but ${name}.data has ${data.length}`,
+      );
+    }
+  } else {
+    throw new TypeError(
+      `${FN}: ${name} must be a Float32Array or { data: Float32Array, shape }, got ${describe(value)}`,
+    );
+  }
+  const fits =
+    shape.length <= dims.length && shape.every((n, i) => n === 1 || n === dims[dims.length - shape.length + i]);
+  if (!fits) {
+    throw new RangeError(
+      `${FN}: ${name} of shape [${shape.join(', ')}] does not broadcast to the normalized dimensions [${dims.join(', ')}]`,
+    );
+  }
+  if (data.length === size) return data;
+  // Expand: the index of each normalized element in the (right-aligned) smaller tensor.
+  const full = new Float32Array(size);
+  const padded = [...new Array<number>(dims.length - shape.length).fill(1), ...shape];
+  const strides = padded.map((_, i) => product(padded.slice(i + 1)));
+  for (let flat = 0; flat < size; flat++) {
+    let rest = flat,
+      src = 0;
+    for (let i = dims.length - 1; i >= 0; i--) {
+      const coord = rest % dims[i];
+      rest = Math.floor(rest / dims[i]);
+      if (padded[i] !== 1) src += coord * strides[i];
+    }
+    full[flat] = data[src];
+  }
+  return full;
+}
+
+export function layerNormalization<A extends ActivationArray>(
+  runtime: Runtime,
+  x: A,
+  shape: readonly number[],
+  options?: LayerNormalizationOptions,
+): LayerNormalizationResult<A> {
+  const raw = options !== null && typeof options === 'object' ? (options as { dtype?: unknown }).dtype : undefined;
+  const dtype = checkDType(FN, raw);
+  kindOf(FN, 'x', x, dtype);
+  const dims = checkShape(shape, x.length);
+  const o = checkOptions(FN, options);
+  const rank = dims.length;
+  const axis = o.axis ?? -1;
+  if (typeof axis !== 'number' || !Number.isInteger(axis) || axis < -rank || axis >= rank) {
+    throw numberError(FN, 'axis', `an integer in [${-rank}, ${rank}) for a rank-${rank} x`, axis);
+  }
+  const first = axis < 0 ? axis + rank : axis;
+  const normalized = dims.slice(first);
+  const d = product(normalized);
+  if (d === 0) {
+    throw new RangeError(
+      `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold no values to normalize`,
+    );
+  }
+  const rows = product(dims.slice(0, first));
+  const statsShape = [...dims.slice(0, first), ...normalized.map(() => 1)];
+  const eps = checkEps(FN, o.epsilon);
+  const gamma = broadcast('gamma', o.gamma, normalized);
+  const beta = broadcast('beta', o.beta, normalized);
+  const mean = new Float64Array(rows),
+    invStdDev = new Float64Array(rows);
+  const y = runtime.layerNorm(x, d, { gamma, beta, eps, dtype, mean, rstd: invStdDev });
+  return { y, mean, invStdDev, shape: dims, statsShape };
+}

@@ -1,0 +1,106 @@
+/** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
+import { kindOf, type Kind } from './activations.js';
+import { checkNormCall, type CheckedNorm, type NormKind } from './call.js';
+import type { Params } from './executor.js';
+import type { CallArrays } from './heap.js';
+import { HeapOwner } from './heap-owner.js';
+import type { Runtime } from './runtime.js';
+import { Tensor } from './tensor.js';
+import type { ActivationArray, DType, LayerNorm, TensorArray, WasmTensor } from './types.js';
+import { checkFloat32Array } from './validate.js';
+
+/**
+ * The checks of `forward(x, out)` on a resident norm: x must be the activations it takes (a
+ * Float32Array for float32; for the 16-bit types their Uint16Array of bits, or a Float16Array
+ * for float16). Shared with the worker, which runs them before an array leaves the caller.
+ */
+export function checkForward(
+  r: { norm: NormKind; d: number; eps: number; dtype: DType },
+  x: unknown,
+  out: unknown,
+): CheckedNorm {
+  const fn = 'LayerNorm.forward';
+  if (r.dtype === 'float32') checkFloat32Array(fn, 'x', x);
+  else kindOf(fn, 'x', x, r.dtype);
+  return checkNormCall(fn, r.norm, x, r.d, { dtype: r.dtype === 'float32' ? undefined : r.dtype, out, eps: r.eps });
+}
+
+export class ResidentNorm extends HeapOwner implements LayerNorm {
+  readonly hasGamma: boolean;
+  readonly hasBeta: boolean;
+  readonly dtype: DType;
+  readonly #kind: Kind;
+  readonly #what: string;
+
+  constructor(
+    runtime: Runtime,
+    readonly norm: NormKind,
+    kind: Kind,
+    readonly d: number,
+    gamma: Float32Array | null,
+    beta: Float32Array | null,
+    readonly eps: number,
+  ) {
+    const heap = runtime.heap;
+    const fn = norm === 'rmsnorm' ? 'createRmsNorm' : 'createLayerNorm';
+    const args: CallArrays = { gamma, beta };
+    const ptr = gamma || beta ? heap.allocate(8 * d, `${fn}: gamma and beta for d = ${d}`, args) : 0;
+    try {
+      if (args.gamma) heap.write(ptr, args.gamma as Float32Array);
+      if (args.beta) heap.write(ptr + 4 * d, args.beta as Float32Array);
+    } catch (e) {
+      heap.free(ptr);
+      throw e;
+    }
+    super(runtime, ptr);
+    this.hasGamma = gamma !== null;
+    this.hasBeta = beta !== null;
+    this.dtype = kind.dtype;
+    this.#kind = kind;
+    this.#what = norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm';
+  }
+
+  #params(fn: string): Params {
+    const ptr = this.address(`LayerNorm.${fn}`, this.#what, '; create a new one');
+    return {
+      gamma: this.hasGamma ? ptr : 0,
+      beta: this.hasBeta ? ptr + 4 * this.d : 0,
+    };
+  }
+
+  forward<A extends ActivationArray = Float32Array>(x: A, out?: A): A {
+    const params = this.#params('forward');
+    const call = checkForward(this, x, out);
+    return this.runtime.normalize(call, params) as A;
+  }
+
+  forwardTensor(input: WasmTensor<TensorArray>, output: WasmTensor<TensorArray>): void {
+    const fn = 'LayerNorm.forwardTensor';
+    const params = this.#params('forwardTensor');
+    const src = Tensor.unwrap(fn, 'input', input, this.runtime);
+    const dst = Tensor.unwrap(fn, 'output', output, this.runtime);
+    if (src.d !== this.d || dst.d !== this.d) {
+      throw new RangeError(`${fn}: tensors must have d = ${this.d}, got input d = ${src.d} and output d = ${dst.d}`);
+    }
+    if (src.kind.dtype !== this.dtype || dst.kind.dtype !== this.dtype) {
+      throw new TypeError(
+        `${fn}: this ${this.#what} takes ${this.dtype} tensors, got input ${src.kind.dtype} and output ${dst.kind.dtype}`,
+      );
+    }
+    if (src.rows !== dst.rows) {
+      throw new RangeError(`${fn}: output must have as many rows as input (${src.rows}), got ${dst.rows}`);
+    }
+    if (src.rows === 0) return;
+    this.runtime.executor.direct(
+      this.norm,
+      this.#kind,
+      src.rows,
+      this.d,
+      src.address,
+      dst.address,
+      params,
+      this.eps,
+      fn,
+    );
+  }
+}

@@ -1,0 +1,75 @@
+/** A rows × d tensor in the heap (zeroed at allocation): the zero-copy API's storage. */
+import { kindForDType, type Kind } from './activations.js';
+import { describe } from './errors.js';
+import { HeapOwner } from './heap-owner.js';
+import type { Runtime } from './runtime.js';
+import type { DType, TensorArray, WasmTensor } from './types.js';
+import { checkElements, checkNumbers, numberError } from './validate.js';
+
+export interface TensorAddress {
+  address: number;
+  rows: number;
+  d: number;
+  kind: Kind;
+}
+
+export class Tensor extends HeapOwner implements WasmTensor<TensorArray> {
+  readonly length: number;
+  readonly #kind: Kind;
+
+  constructor(
+    runtime: Runtime,
+    readonly rows: number,
+    readonly d: number,
+    readonly dtype: DType,
+  ) {
+    const length = rows * d;
+    const kind = kindForDType(dtype);
+    const ptr = runtime.heap.allocate(length * kind.bytes, `allocate(${rows}, ${d})`);
+    runtime.heap.module.HEAPU8.fill(0, ptr, ptr + length * kind.bytes);
+    super(runtime, ptr);
+    this.length = length;
+    this.#kind = kind;
+  }
+
+  static unwrap(fn: string, name: string, t: unknown, runtime: Runtime): TensorAddress {
+    if (!(t instanceof Tensor))
+      throw new TypeError(`${fn}: ${name} must be a WasmTensor from allocate(), got ${describe(t)}`);
+    if (t.runtime !== runtime)
+      throw new TypeError(`${fn}: ${name} belongs to a different runtime (another init() backend)`);
+    return { address: t.#live(fn), rows: t.rows, d: t.d, kind: t.#kind };
+  }
+
+  #live(fn: string): number {
+    return this.address(fn, 'WasmTensor');
+  }
+
+  #view(fn: string): TensorArray {
+    const ptr = this.#live(fn);
+    return this.dtype === 'float32' ? this.runtime.heap.f32(ptr, this.length) : this.runtime.heap.u16(ptr, this.length);
+  }
+
+  get view(): TensorArray {
+    return this.#view('WasmTensor.view');
+  }
+
+  set(data: ArrayLike<number>, offset: number = 0): void {
+    const fn = 'WasmTensor.set';
+    this.#live(fn);
+    const values = checkNumbers(fn, 'data', data);
+    if (typeof offset !== 'number') throw numberError(fn, 'offset', 'an integer >= 0', offset);
+    if (!Number.isInteger(offset) || offset < 0 || offset + values.length > this.length) {
+      throw new RangeError(
+        `${fn}: ${values.length} values at offset ${describe(offset)} do not fit in a tensor of ${this.length} values`,
+      );
+    }
+    checkElements(fn, 'data', values);
+    // data may view this memory too (another tensor, or this one): set() copies overlapping ranges
+    // as if through a temporary, and nothing here allocates, so no view is detached.
+    this.#view(fn).set(values, offset);
+  }
+
+  toArray(): TensorArray {
+    return this.#view('WasmTensor.toArray').slice();
+  }
+}
