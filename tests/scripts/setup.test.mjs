@@ -1,8 +1,14 @@
-// web/scripts/setup.mjs refuses a Node older than what developing needs (package.json's
-// devEngines) with a message saying the package itself runs on 20.0+, and refuses an old emcc with
-// its version. Run by `npm test` with node's test runner. Nothing here reaches the network or apt:
-// setup runs with --check (report only), and `apt-get` on PATH is a fake that records how it was
-// called. The real emcc, cmake and make must be installed, as for `npm test`.
+// web/scripts/setup.mjs decides as the build will: it refuses an old emcc with its version, takes
+// SIMDe and GoogleTest wherever CMake finds them (and only there), lists what is missing with
+// what to install, and as a non-root user installs nothing. Run by `npm test` with node's test
+// runner. Nothing here reaches the network or apt: setup runs with --check (report only) or as a
+// non-root user, and `apt-get` on PATH is a fake that records how it was called.
+//
+// The tools setup looks for are faked by putting scripts first on PATH; the system's own
+// prefixes are hidden from CMake by a toolchain file (CMAKE_TOOLCHAIN_FILE in the environment,
+// CMake 3.21+; CMAKE_SYSTEM_IGNORE_PREFIX_PATH, 3.23+) so that a test's fake prefix is the only
+// place SIMDe and GoogleTest can be found. The real emcc, cmake, make and C++ compiler must be
+// installed, as for `npm test`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +23,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 // Readable by the unprivileged user the non-root case runs as (mkdtemp makes it 0700).
 chmodSync(work, 0o755);
 
+const isRoot = process.getuid?.() === 0;
 // setup gives apt-get commands where there is a Debian apt-get (here always the fake), else the
 // other platforms' advice.
 const debian = existsSync('/etc/debian_version');
@@ -58,6 +65,27 @@ function fakeBin({ emcc } = {}) {
   }
   return { bin, aptCalls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
+
+/** A prefix holding SIMDe's header (an empty stand-in: only its path matters to setup). */
+function simdePrefix() {
+  const prefix = folder('simde-prefix');
+  write(join(prefix, 'include', 'simde', 'wasm', 'simd128.h'), '// stand-in for SIMDe\n');
+  return prefix;
+}
+
+/** A prefix holding a GTest CMake package: the config file with the targets the build links. */
+function gtestPrefix() {
+  const prefix = folder('gtest-prefix');
+  write(
+    join(prefix, 'lib', 'cmake', 'GTest', 'GTestConfig.cmake'),
+    'add_library(GTest::gtest INTERFACE IMPORTED)\nadd_library(GTest::gtest_main INTERFACE IMPORTED)\n',
+  );
+  return prefix;
+}
+
+/** A toolchain file hiding the system's prefixes (/usr, /usr/local, /) from CMake's find_*. */
+const hideSystem = join(folder('toolchain'), 'hide-system.cmake');
+write(hideSystem, 'set(CMAKE_SYSTEM_IGNORE_PREFIX_PATH /usr /usr/local /)\n');
 
 /** The environment without anything that steers what setup or CMake finds, plus `env`. */
 function cleanEnv(env) {
@@ -160,4 +188,139 @@ describe('Emscripten', () => {
       stderr: '',
     });
   });
+});
+
+describe('SIMDe and GoogleTest, as CMake finds them', () => {
+  /** Configures the real CMakeLists.txt (native, with tests) in `env`: exit status and output. */
+  function configureBuild(env) {
+    const dir = folder('build');
+    const r = spawnSync('cmake', ['-S', root, '-B', dir, '-DLAYERNORM_BUILD_TESTS=ON'], {
+      encoding: 'utf8',
+      env: cleanEnv(env),
+    });
+    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  }
+
+  test('found only under CMAKE_PREFIX_PATH: accepted, and the build configures', () => {
+    const simde = simdePrefix();
+    const gtest = gtestPrefix();
+    const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: `${simde}:${gtest}` };
+    assert.deepEqual(setup(['--check', '--native'], env), {
+      status: 0,
+      stdout: `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
+      stderr: '',
+    });
+    const build = configureBuild(env);
+    assert.equal(build.status, 0, build.output);
+  });
+
+  test('SIMDe only on CPLUS_INCLUDE_PATH (where the compiler looks): accepted, and the build configures', () => {
+    const simde = simdePrefix();
+    const gtest = gtestPrefix();
+    const env = {
+      CMAKE_TOOLCHAIN_FILE: hideSystem,
+      CPLUS_INCLUDE_PATH: join(simde, 'include'),
+      CMAKE_PREFIX_PATH: gtest,
+    };
+    const r = setup(['--check', '--native'], env);
+    assert.equal(
+      r.stdout,
+      `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const build = configureBuild(env);
+    assert.equal(build.status, 0, build.output);
+  });
+
+  test('nowhere CMake looks: refused with what to install, and the build refuses too', () => {
+    const fake = fakeBin();
+    const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, PATH: `${fake.bin}:${PATH}` };
+    assert.deepEqual(setup(['--check', '--native'], env), {
+      status: 1,
+      stdout: '',
+      stderr:
+        `${MISSING}  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: CMake does not find simde/wasm/simd128.h on CMAKE_PREFIX_PATH, CPLUS_INCLUDE_PATH, CPATH or the system prefixes\n` +
+        '  - GoogleTest (gtest/gtest.h and its CMake package): CMake does not find the GTest package (GTestConfig.cmake, or gtest/gtest.h with its libraries)\n' +
+        advice(
+          ['libsimde-dev', 'libgtest-dev'],
+          [
+            'the SIMDe headers (simde/wasm/simd128.h), found by CMake: `brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
+            'GoogleTest (gtest/gtest.h and its CMake package): `brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
+          ],
+        ),
+    });
+    const build = configureBuild(env);
+    assert.notEqual(build.status, 0);
+    assert.match(build.output, /SIMDe \(simde\/wasm\/simd128\.h\) not found: install libsimde-dev/);
+  });
+
+  test('SIMDe found but not GoogleTest: only GoogleTest is missing, for setup and for the build', () => {
+    const simde = simdePrefix();
+    const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: simde };
+    const r = setup(['--check', '--native'], env);
+    assert.equal(r.status, 1);
+    assert.equal(
+      r.stderr.split('\n')[1],
+      '  - GoogleTest (gtest/gtest.h and its CMake package): CMake does not find the GTest package (GTestConfig.cmake, or gtest/gtest.h with its libraries)',
+    );
+    assert.doesNotMatch(r.stderr, /SIMDe headers/);
+    const build = configureBuild(env);
+    assert.notEqual(build.status, 0);
+    assert.match(build.output, /GoogleTest's CMake package not found/);
+  });
+});
+
+test("when CMake cannot configure a C++ project, setup says CMake's error", () => {
+  const failing = join(folder('toolchain'), 'failing.cmake');
+  write(failing, 'message(FATAL_ERROR "this toolchain file stops every configure")\n');
+  const r = setup(['--check', '--native'], { CMAKE_TOOLCHAIN_FILE: failing });
+  const problem =
+    'not checked, as CMake cannot configure a C++ project here: this toolchain file stops every configure';
+  assert.equal(r.status, 1);
+  assert.deepEqual(r.stderr.split('\n').slice(0, 3), [
+    MISSING.trimEnd(),
+    `  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: ${problem}`,
+    `  - GoogleTest (gtest/gtest.h and its CMake package): ${problem}`,
+  ]);
+});
+
+test('with nothing installed, a non-root user is told everything to install, and nothing is installed', () => {
+  const fake = fakeBin();
+  const chromium = join(work, 'no-such-chromium');
+  // As root, run as the unprivileged `nobody` (uid 65534): setup must not even try apt-get.
+  const r = setup(
+    ['--native', '--browser'],
+    { PATH: fake.bin, CHROMIUM_PATH: chromium },
+    { uid: isRoot ? 65534 : undefined },
+  );
+  const notChecked = 'not checked: CMake, make and a C++ compiler come first';
+  assert.deepEqual(r, {
+    status: 1,
+    stdout: '',
+    stderr:
+      MISSING +
+      '  - Emscripten 3.1.6 or later (emcc on PATH): emcc is not on PATH\n' +
+      '  - CMake 3.20.0 or later: cmake is not on PATH\n' +
+      "  - make (CMake's default generator): make is not on PATH\n" +
+      '  - a C++ compiler ($CXX, c++, g++ or clang++): no C++ compiler on PATH\n' +
+      `  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: ${notChecked}\n` +
+      `  - GoogleTest (gtest/gtest.h and its CMake package): ${notChecked}\n` +
+      `  - Chromium (${chromium}; CHROMIUM_PATH overrides): ${chromium} does not exist\n` +
+      advice(
+        ['emscripten', 'cmake', 'make', 'g++', 'libsimde-dev', 'libgtest-dev', 'chromium'],
+        [
+          'Emscripten 3.1.6 or later (emcc on PATH): emsdk (emscripten.org), or `brew install emscripten`',
+          'CMake 3.20.0 or later: `brew install cmake`, or cmake.org',
+          "make (CMake's default generator): your system’s build tools (Xcode command line tools on macOS)",
+          'a C++ compiler ($CXX, c++, g++ or clang++): your system’s C++ compiler',
+          'the SIMDe headers (simde/wasm/simd128.h), found by CMake: `brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
+          'GoogleTest (gtest/gtest.h and its CMake package): `brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
+          `Chromium (${chromium}; CHROMIUM_PATH overrides): a Chromium or Chrome build, with CHROMIUM_PATH set to its executable`,
+        ],
+      ),
+  });
+  assert.deepEqual(
+    fake.aptCalls().filter((call) => call !== '--version'),
+    [],
+  );
 });

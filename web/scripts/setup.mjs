@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Checks that the tools the build and the tests need are there, by what they can do rather than
-// where one distribution puts them (emcc on PATH and its version, headers the compiler finds),
-// installs what is missing with apt-get when running as root on Debian, and otherwise says what
-// to install and stops. Then installs the npm dependencies from the lock file.
+// where one distribution puts them (emcc on PATH and its version; SIMDe and GoogleTest as CMake
+// itself finds them), installs what is missing with apt-get when running as root on Debian, and
+// otherwise says what to install and stops. Then installs the npm dependencies from the lock file.
 // Usage: node web/scripts/setup.mjs [--check] [--native] [--browser] [--fuzz] [--numpy]
 //   (always)   Node 20.19+ or 22.12+ (for developing; the package itself runs on Node 20.0+),
 //              Emscripten >= 3.1.6, CMake >= 3.20, make: what `npm run build` needs
-//   --native   a C++ compiler with the SIMDe and GoogleTest headers (native tests, sanitizers)
+//   --native   a C++ compiler, and SIMDe and GoogleTest found by CMake (native tests, sanitizers)
 //   --browser  Chromium (browser tests, the bundler matrix)
 //   --fuzz     clang++ with libFuzzer and the sanitizer runtimes (npm run fuzz:native)
 //   --numpy    NumPy, so the test that loads our .npy output in NumPy runs (optional: when it
@@ -74,14 +74,58 @@ function version(text) {
 
 const atLeast = (v, min) => compareVersions(v, min) >= 0;
 
+/** The C++ compiler CMake takes, when it runs: $CXX if set (CMake then tries no other), else the
+ * first of c++, g++, clang++ on PATH. */
 function firstCompiler() {
-  return ['c++', 'g++', 'clang++'].find((cc) => output(cc, ['--version']) !== null) ?? null;
+  const candidates = process.env.CXX ? [process.env.CXX] : ['c++', 'g++', 'clang++'];
+  return candidates.find((cc) => output(cc, ['--version']) !== null) ?? null;
 }
 
-/** Whether the C++ compiler finds `header` (on its default paths, CPATH, CPLUS_INCLUDE_PATH…). */
-function compilerFinds(header) {
-  const cc = firstCompiler();
-  return cc !== null && output(cc, ['-fsyntax-only', '-x', 'c++', '-'], `#include <${header}>\n`) !== null;
+/**
+ * What CMake finds, by configuring cmake/probe (which includes the file CMakeLists.txt finds its
+ * dependencies with) in a temporary folder: { simde, gtest } (each a path or null), or { error }
+ * when CMake cannot configure a C++ project here. Run once per round of checks.
+ */
+let probed = null;
+function cmakeFinds() {
+  if (probed) return probed;
+  const dir = mkdtempSync(join(tmpdir(), 'layernorm-wasm-probe-'));
+  try {
+    const r = spawnSync('cmake', ['-S', join(root, 'cmake', 'probe'), '-B', dir], { encoding: 'utf8' });
+    const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    const found = (name) => {
+      const m = new RegExp(`^-- layernorm-probe ${name}: (.*)$`, 'm').exec(text);
+      return m && m[1] && !m[1].endsWith('-NOTFOUND') ? m[1] : null;
+    };
+    if (r.status !== 0) {
+      // The first "CMake Error at …:" block's message: its indented lines, up to the call stack.
+      const lines = text.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('CMake Error'));
+      const stop = lines.findIndex((line, i) => i > start && line.startsWith('Call Stack'));
+      const message = start < 0 ? [] : lines.slice(start + 1, stop < 0 ? undefined : stop);
+      const why =
+        message
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(' ') || `exit ${r.status}`;
+      probed = { error: `not checked, as CMake cannot configure a C++ project here: ${why}` };
+    } else {
+      probed = { simde: found('simde'), gtest: found('gtest') };
+    }
+    return probed;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The problem with what CMake finds for `key`, or null; `missing` says what is not found. */
+function cmakeProblem(key, missing) {
+  if (!version(output('cmake', ['--version'])) || output('make', ['--version']) === null || !firstCompiler()) {
+    return 'not checked: CMake, make and a C++ compiler come first';
+  }
+  const r = cmakeFinds();
+  if (r.error) return r.error;
+  return r[key] ? null : missing;
 }
 
 /** Whether clang++ builds and links a libFuzzer target with ASan and UBSan. */
@@ -130,25 +174,36 @@ const requirements = [
     elsewhere: 'your system’s build tools (Xcode command line tools on macOS)',
   },
 ];
+const SEARCHED = 'on CMAKE_PREFIX_PATH, CPLUS_INCLUDE_PATH, CPATH or the system prefixes';
 if (args.includes('--native')) {
   requirements.push(
     {
-      what: 'a C++ compiler (c++, g++ or clang++)',
-      check: () => (firstCompiler() ? null : 'no C++ compiler on PATH'),
+      what: 'a C++ compiler ($CXX, c++, g++ or clang++)',
+      check: () =>
+        firstCompiler()
+          ? null
+          : process.env.CXX
+            ? `CXX is ${process.env.CXX}, which does not run`
+            : 'no C++ compiler on PATH',
       debian: 'g++',
       elsewhere: 'your system’s C++ compiler',
     },
     {
-      what: 'the SIMDe headers (simde/wasm/simd128.h)',
-      check: () => (compilerFinds('simde/wasm/simd128.h') ? null : 'the compiler does not find simde/wasm/simd128.h'),
+      what: 'the SIMDe headers (simde/wasm/simd128.h), found by CMake',
+      check: () => cmakeProblem('simde', `CMake does not find simde/wasm/simd128.h ${SEARCHED}`),
       debian: 'libsimde-dev',
-      elsewhere: '`brew install simde`, or put SIMDe on CPLUS_INCLUDE_PATH',
+      elsewhere:
+        '`brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
     },
     {
       what: 'GoogleTest (gtest/gtest.h and its CMake package)',
-      check: () => (compilerFinds('gtest/gtest.h') ? null : 'the compiler does not find gtest/gtest.h'),
+      check: () =>
+        cmakeProblem(
+          'gtest',
+          'CMake does not find the GTest package (GTestConfig.cmake, or gtest/gtest.h with its libraries)',
+        ),
       debian: 'libgtest-dev',
-      elsewhere: '`brew install googletest`',
+      elsewhere: '`brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
     },
   );
 }
@@ -184,7 +239,10 @@ if (args.includes('--numpy')) {
   });
 }
 
-const problems = (list) => list.map((r) => ({ r, problem: r.check() })).filter((p) => p.problem !== null);
+const problems = (list) => {
+  probed = null; // what CMake finds may have changed (a round of apt-get install)
+  return list.map((r) => ({ r, problem: r.check() })).filter((p) => p.problem !== null);
+};
 let missing = problems(requirements);
 if (missing.length > 0) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -218,6 +276,8 @@ if (missing.length > 0) {
   }
 }
 
+if (probed?.simde && probed.gtest)
+  console.log(`CMake finds SIMDe in ${probed.simde} and GoogleTest in ${probed.gtest}.`);
 if (checkOnly) {
   console.log('Everything checked is there.');
   process.exit(0);
