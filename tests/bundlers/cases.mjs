@@ -11,6 +11,9 @@
 //   run(app)     runs the app and returns its parsed JSON report (node cases)
 //   wasmFrom     'file': the .wasm arrives as a .wasm response; 'embedded': from the base64 copy in
 //                the package's JS (the .wasm beside the JS is not there)
+//   wasmFetches  { simd, scalar }: how often each build's .wasm is fetched over the whole run
+//                (first load and the scalar check), e.g. once each when the app fetches them itself
+//                and the package must fetch nothing more
 //   csp          true: the page is served with STRICT_CSP and must not be allowed to eval
 //   expectError  a RegExp the init() error must match instead of a result
 //   allowConsole RegExps of browser console errors that are expected (anything else fails)
@@ -132,6 +135,25 @@ export const cases = [
     },
     start: async (app) => (await app.serve(await viteApp(app))).url(),
     wasmFrom: 'file',
+  },
+  {
+    // The sources the app fetches and compiles itself: the SIMD file as a Response (read by the
+    // package), the scalar one as a WebAssembly.Module (compiled by the page, used as is).
+    name: 'Vite build, options.wasm a Response and a compiled WebAssembly.Module',
+    files: {
+      'index.html': page({ script: '/src/window-entry.js' }),
+      'src/init-options.js': [
+        "import simdUrl from 'layernorm-wasm/wasm/simd?url';",
+        "import scalarUrl from 'layernorm-wasm/wasm/scalar?url';",
+        'export const initOptions = {',
+        '  wasm: { simd: await fetch(simdUrl), scalar: await WebAssembly.compileStreaming(fetch(scalarUrl)) },',
+        '};',
+        '',
+      ].join('\n'),
+    },
+    start: async (app) => (await app.serve(await viteApp(app))).url(),
+    wasmFrom: 'file',
+    wasmFetches: { simd: 1, scalar: 1 },
   },
   {
     name: 'Vite dev server',

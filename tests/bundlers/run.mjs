@@ -214,6 +214,7 @@ async function runBrowserCase(c, app) {
     await Promise.all(bodies);
     const firstLoad = responses.splice(0);
     const scalar = c.expectError ? null : await page.evaluate(() => window.lnwCheck({ backend: 'scalar' }));
+    await Promise.all(bodies);
 
     if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join(' | ')}`);
     // Chromium asks every page for /favicon.ico; none of these apps has one.
@@ -224,6 +225,7 @@ async function runBrowserCase(c, app) {
     const summary = checkResults(c, first, scalar);
     const bytes = loadBytes(firstLoad);
     if (!c.expectError) checkWasmSource(c, firstLoad);
+    if (c.wasmFetches) checkWasmFetches(c, [...firstLoad, ...responses]);
     return { summary, ...bytes };
   } finally {
     await context.close();
@@ -274,6 +276,22 @@ function checkWasmSource(c, firstLoad) {
   if (c.wasmFrom === 'file' && wasm.length === 0) throw new Error('no .wasm response on the first load');
   if (c.wasmFrom === 'embedded' && wasm.length > 0) {
     throw new Error(`expected the embedded copy, but ${wasm[0].url} answered with the .wasm`);
+  }
+}
+
+/** Each build's .wasm fetched as often as the case says, over the whole run: with sources the app
+ * fetched itself, one more fetch would mean the package ignored them and loaded its own. */
+function checkWasmFetches(c, all) {
+  const fetched = { simd: 0, scalar: 0 };
+  // By URL, not by body: a response whose body nobody read has none to look at.
+  for (const r of all) {
+    const backend = /\/layernorm-(simd|scalar)[^/]*\.wasm$/.exec(new URL(r.url).pathname)?.[1];
+    if (backend) fetched[backend]++;
+  }
+  if (fetched.simd !== c.wasmFetches.simd || fetched.scalar !== c.wasmFetches.scalar) {
+    throw new Error(
+      `expected the .wasm fetched ${JSON.stringify(c.wasmFetches)} times, got ${JSON.stringify(fetched)}: ${all.map((r) => r.url).join(', ')}`,
+    );
   }
 }
 

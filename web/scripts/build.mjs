@@ -14,11 +14,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { configureOnce, root, runner } from './common.mjs';
+import { configureOnce, root, runner, setup } from './common.mjs';
 
 const run = runner();
 
-if (!process.argv.includes('--no-setup')) run(process.execPath, ['web/scripts/setup.mjs']);
+if (!process.argv.includes('--no-setup')) setup();
 
 // emcc's JS optimizer needs Debian's acorn, found through NODE_PATH.
 const emEnv = { NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };

@@ -1,6 +1,6 @@
 // What every project script needs: the repository root, argument options, and a way to run a
 // command in the root with output shown.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,18 @@ export function runner(env = {}, { echo = false } = {}) {
     if (echo) console.log(`$ ${cmd} ${argv.join(' ')}`);
     execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, ...extra } });
   };
+}
+
+/**
+ * Runs web/scripts/setup.mjs with `args`. When it fails, exits with its status and nothing more:
+ * setup has said what is missing, and a stack trace after that would bury it.
+ */
+export function setup(args = []) {
+  const r = spawnSync(process.execPath, [join(root, 'web', 'scripts', 'setup.mjs'), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
 /**

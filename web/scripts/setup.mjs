@@ -1,32 +1,63 @@
 #!/usr/bin/env node
 // Checks that the tools the build and the tests need are there, by what they can do rather than
-// where one distribution puts them (emcc on PATH and its version, headers the compiler finds),
-// installs what is missing with apt-get when running as root on Debian, and otherwise says what
-// to install and stops. Then installs the npm dependencies from the lock file.
-// Usage: node web/scripts/setup.mjs [--native] [--browser] [--fuzz] [--numpy]
-//   (always)   Node >= 20, Emscripten >= 3.1.6, CMake >= 3.20, make: what `npm run build` needs
-//   --native   a C++ compiler with the SIMDe and GoogleTest headers (native tests, sanitizers)
+// where one distribution puts them (emcc on PATH and its version; SIMDe and GoogleTest as CMake
+// itself finds them), installs what is missing with apt-get when running as root on Debian, and
+// otherwise says what to install and stops. Then installs the npm dependencies from the lock file.
+// Usage: node web/scripts/setup.mjs [--check] [--native] [--browser] [--fuzz] [--numpy]
+//   (always)   Node 20.19+ or 22.12+ (for developing; the package itself runs on Node 20.0+),
+//              Emscripten >= 3.1.6, CMake >= 3.20, make: what `npm run build` needs
+//   --native   a C++ compiler, and SIMDe and GoogleTest found by CMake (native tests, sanitizers)
 //   --browser  Chromium (browser tests, the bundler matrix)
 //   --fuzz     clang++ with libFuzzer and the sanitizer runtimes (npm run fuzz:native)
 //   --numpy    NumPy, so the test that loads our .npy output in NumPy runs (optional: when it
 //              cannot be installed, that test is reported as skipped)
+//   --check    only check and report (exit 1 when something is missing); never runs apt-get or
+//              npm ci, even as root (tests/scripts/setup.test.mjs runs setup this way)
+//
+// The Node check comes first and uses nothing newer than Node 14 has, so that an old Node gets
+// this script's message rather than a crash.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_PATH, root } from './common.mjs';
 
 const args = process.argv.slice(2);
+const checkOnly = args.includes('--check');
 const MIN_EMSCRIPTEN = [3, 1, 6]; // Debian 12's, the version the builds are tested with
 const MIN_CMAKE = [3, 20, 0]; // CMakeLists.txt's cmake_minimum_required
 
-const nodeMajor = Number(process.versions.node.split('.')[0]);
-if (nodeMajor < 20) {
+// Node for developing: package.json's devEngines range, which is what Vite 8 and its bundler
+// Rolldown declare (`^20.19.0 || >=22.12.0`; on older Nodes they crash at import). The package's
+// own `engines` (>=20) is for its users and is not this. Read here as `^x.y.z` / `>=x.y.z`
+// alternatives, all it uses; anything else is this script's error to fix.
+const devRange = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devEngines.runtime.version;
+const nodeVersion = process.versions.node.split('.').map(Number);
+const alternatives = devRange.split('||').map((alt) => {
+  const m = /^\s*(\^|>=)(\d+)\.(\d+)\.(\d+)\s*$/.exec(alt);
+  if (!m) throw new Error(`setup.mjs reads devEngines.runtime.version as ^x.y.z || >=x.y.z, got "${devRange}"`);
+  return { caret: m[1] === '^', min: m.slice(2).map(Number) };
+});
+const nodeFits = alternatives.some(
+  ({ caret, min }) => (!caret || nodeVersion[0] === min[0]) && compareVersions(nodeVersion, min) >= 0,
+);
+if (!nodeFits) {
+  const wanted = alternatives.map(({ min }) => `${min[0]}.${min[1]}+`).join(' or ');
   console.error(
-    `layernorm-wasm needs Node 20 or later, this is ${process.version}. Debian 12's own nodejs is 18: ` +
-      'install Node 20 from nodejs.org, NodeSource’s Debian repository, or a version manager (nvm, fnm).',
+    [
+      `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node ${wanted} (${devRange}), this is ${process.version}:`,
+      'Vite 8 and its bundler Rolldown require it. The package itself runs on Node 20.0 and later; only working on it',
+      'needs the newer Node. Debian 12’s own nodejs is 18: install a current Node 20 or 22 from NodeSource’s Debian',
+      'repository, nodejs.org, or a version manager (nvm, fnm), ahead of /usr/bin/node on PATH.',
+    ].join('\n'),
   );
   process.exit(1);
+}
+
+/** Negative, zero or positive as version a (x.y.z, as numbers) is below, at or above b. */
+function compareVersions(a, b) {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
 }
 
 /** stdout of a command, or null when it cannot run. */
@@ -41,19 +72,60 @@ function version(text) {
   return m ? m.slice(1, 4).map(Number) : null;
 }
 
-const atLeast = (v, min) => {
-  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i] > min[i];
-  return true;
-};
+const atLeast = (v, min) => compareVersions(v, min) >= 0;
 
+/** The C++ compiler CMake takes, when it runs: $CXX if set (CMake then tries no other), else the
+ * first of c++, g++, clang++ on PATH. */
 function firstCompiler() {
-  return ['c++', 'g++', 'clang++'].find((cc) => output(cc, ['--version']) !== null) ?? null;
+  const candidates = process.env.CXX ? [process.env.CXX] : ['c++', 'g++', 'clang++'];
+  return candidates.find((cc) => output(cc, ['--version']) !== null) ?? null;
 }
 
-/** Whether the C++ compiler finds `header` (on its default paths, CPATH, CPLUS_INCLUDE_PATH…). */
-function compilerFinds(header) {
-  const cc = firstCompiler();
-  return cc !== null && output(cc, ['-fsyntax-only', '-x', 'c++', '-'], `#include <${header}>\n`) !== null;
+/**
+ * What CMake finds, by configuring cmake/probe (which includes the file CMakeLists.txt finds its
+ * dependencies with) in a temporary folder: { simde, gtest } (each a path or null), or { error }
+ * when CMake cannot configure a C++ project here. Run once per round of checks.
+ */
+let probed = null;
+function cmakeFinds() {
+  if (probed) return probed;
+  const dir = mkdtempSync(join(tmpdir(), 'layernorm-wasm-probe-'));
+  try {
+    const r = spawnSync('cmake', ['-S', join(root, 'cmake', 'probe'), '-B', dir], { encoding: 'utf8' });
+    const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    const found = (name) => {
+      const m = new RegExp(`^-- layernorm-probe ${name}: (.*)$`, 'm').exec(text);
+      return m && m[1] && !m[1].endsWith('-NOTFOUND') ? m[1] : null;
+    };
+    if (r.status !== 0) {
+      // The first "CMake Error at …:" block's message: its indented lines, up to the call stack.
+      const lines = text.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('CMake Error'));
+      const stop = lines.findIndex((line, i) => i > start && line.startsWith('Call Stack'));
+      const message = start < 0 ? [] : lines.slice(start + 1, stop < 0 ? undefined : stop);
+      const why =
+        message
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(' ') || `exit ${r.status}`;
+      probed = { error: `not checked, as CMake cannot configure a C++ project here: ${why}` };
+    } else {
+      probed = { simde: found('simde'), gtest: found('gtest') };
+    }
+    return probed;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The problem with what CMake finds for `key`, or null; `missing` says what is not found. */
+function cmakeProblem(key, missing) {
+  if (!version(output('cmake', ['--version'])) || output('make', ['--version']) === null || !firstCompiler()) {
+    return 'not checked: CMake, make and a C++ compiler come first';
+  }
+  const r = cmakeFinds();
+  if (r.error) return r.error;
+  return r[key] ? null : missing;
 }
 
 /** Whether clang++ builds and links a libFuzzer target with ASan and UBSan. */
@@ -102,25 +174,36 @@ const requirements = [
     elsewhere: 'your system’s build tools (Xcode command line tools on macOS)',
   },
 ];
+const SEARCHED = 'on CMAKE_PREFIX_PATH, CPLUS_INCLUDE_PATH, CPATH or the system prefixes';
 if (args.includes('--native')) {
   requirements.push(
     {
-      what: 'a C++ compiler (c++, g++ or clang++)',
-      check: () => (firstCompiler() ? null : 'no C++ compiler on PATH'),
+      what: 'a C++ compiler ($CXX, c++, g++ or clang++)',
+      check: () =>
+        firstCompiler()
+          ? null
+          : process.env.CXX
+            ? `CXX is ${process.env.CXX}, which does not run`
+            : 'no C++ compiler on PATH',
       debian: 'g++',
       elsewhere: 'your system’s C++ compiler',
     },
     {
-      what: 'the SIMDe headers (simde/wasm/simd128.h)',
-      check: () => (compilerFinds('simde/wasm/simd128.h') ? null : 'the compiler does not find simde/wasm/simd128.h'),
+      what: 'the SIMDe headers (simde/wasm/simd128.h), found by CMake',
+      check: () => cmakeProblem('simde', `CMake does not find simde/wasm/simd128.h ${SEARCHED}`),
       debian: 'libsimde-dev',
-      elsewhere: '`brew install simde`, or put SIMDe on CPLUS_INCLUDE_PATH',
+      elsewhere:
+        '`brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
     },
     {
       what: 'GoogleTest (gtest/gtest.h and its CMake package)',
-      check: () => (compilerFinds('gtest/gtest.h') ? null : 'the compiler does not find gtest/gtest.h'),
+      check: () =>
+        cmakeProblem(
+          'gtest',
+          'CMake does not find the GTest package (GTestConfig.cmake, or gtest/gtest.h with its libraries)',
+        ),
       debian: 'libgtest-dev',
-      elsewhere: '`brew install googletest`',
+      elsewhere: '`brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
     },
   );
 }
@@ -156,13 +239,16 @@ if (args.includes('--numpy')) {
   });
 }
 
-const problems = (list) => list.map((r) => ({ r, problem: r.check() })).filter((p) => p.problem !== null);
+const problems = (list) => {
+  probed = null; // what CMake finds may have changed (a round of apt-get install)
+  return list.map((r) => ({ r, problem: r.check() })).filter((p) => p.problem !== null);
+};
 let missing = problems(requirements);
 if (missing.length > 0) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const debian = existsSync('/etc/debian_version') && output('apt-get', ['--version']) !== null;
   const pkgs = [...new Set(missing.flatMap(({ r }) => r.debian))];
-  if (debian && isRoot) {
+  if (debian && isRoot && !checkOnly) {
     const size = pkgs.includes('emscripten') ? ' (with Emscripten and its LLVM, about 2 GB; takes minutes)' : '';
     console.log(`Installing Debian packages: ${pkgs.join(' ')}${size}`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -188,6 +274,13 @@ if (missing.length > 0) {
     }
     process.exit(1);
   }
+}
+
+if (probed?.simde && probed.gtest)
+  console.log(`CMake finds SIMDe in ${probed.simde} and GoogleTest in ${probed.gtest}.`);
+if (checkOnly) {
+  console.log('Everything checked is there.');
+  process.exit(0);
 }
 
 // npm dependencies: install from the lock file when node_modules is missing or older than it.

@@ -2,12 +2,13 @@
 // `npm test`: installs what is missing, builds, then runs every suite: the native C++ tests
 // (GoogleTest through CTest, real SIMD kernel via SIMDe), the same under ASan + UBSan, the
 // Vitest suites (both wasm backends, bad inputs, memory, I/O, loading, seeded fuzzing, the packed
-// tarball), the Playwright suite in Chromium, and `npm start`'s clean stop on SIGTERM / SIGINT
-// (last: it rebuilds dist/). The bundler matrix is `npm run test:bundlers`.
+// tarball), the Playwright suite in Chromium, setup.mjs's checks against faked tools and
+// prefixes, and `npm start`'s clean stop on SIGTERM / SIGINT (last: it rebuilds dist/). The
+// bundler matrix is `npm run test:bundlers`.
 // Flags: --skip-cpp, --skip-browser, --skip-start (for quick local loops).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { configureOnce, root, runner } from './common.mjs';
+import { configureOnce, root, runner, setup } from './common.mjs';
 
 const args = process.argv.slice(2);
 const run = runner();
@@ -17,12 +18,7 @@ const hasBrowserTests = () =>
 
 const browser = !args.includes('--skip-browser') && hasBrowserTests();
 const cpp = !args.includes('--skip-cpp');
-run(process.execPath, [
-  'web/scripts/setup.mjs',
-  '--numpy',
-  ...(cpp ? ['--native'] : []),
-  ...(browser ? ['--browser'] : []),
-]);
+setup(['--numpy', ...(cpp ? ['--native'] : []), ...(browser ? ['--browser'] : [])]);
 run(process.execPath, ['web/scripts/build.mjs', '--no-setup']);
 
 if (cpp) {
@@ -40,6 +36,12 @@ run(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'
 if (browser) {
   console.log('\n== Browser tests (Playwright, Chromium) ==');
   run('npm', ['run', 'test:browser']);
+}
+
+if (cpp) {
+  // It configures CMake projects, so it needs what setup's --native checked.
+  console.log('\n== setup.mjs finds what the build finds (node:test) ==');
+  run(process.execPath, ['--test', 'tests/scripts/setup.test.mjs']);
 }
 
 if (!args.includes('--skip-start')) {

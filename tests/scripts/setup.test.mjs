@@ -1,0 +1,326 @@
+// web/scripts/setup.mjs decides as the build will: it refuses an old emcc with its version, takes
+// SIMDe and GoogleTest wherever CMake finds them (and only there), lists what is missing with
+// what to install, and as a non-root user installs nothing. Run by `npm test` with node's test
+// runner. Nothing here reaches the network or apt: setup runs with --check (report only) or as a
+// non-root user, and `apt-get` on PATH is a fake that records how it was called.
+//
+// The tools setup looks for are faked by putting scripts first on PATH; the system's own
+// prefixes are hidden from CMake by a toolchain file (CMAKE_TOOLCHAIN_FILE in the environment,
+// CMake 3.21+; CMAKE_SYSTEM_IGNORE_PREFIX_PATH, 3.23+) so that a test's fake prefix is the only
+// place SIMDe and GoogleTest can be found. The real emcc, cmake, make and C++ compiler must be
+// installed, as for `npm test`.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+const root = join(import.meta.dirname, '..', '..');
+const SETUP = join(root, 'web', 'scripts', 'setup.mjs');
+const work = mkdtempSync(join(tmpdir(), 'layernorm-wasm-setup-test-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+// Readable by the unprivileged user the non-root case runs as (mkdtemp makes it 0700).
+chmodSync(work, 0o755);
+
+const isRoot = process.getuid?.() === 0;
+// setup gives apt-get commands where there is a Debian apt-get (here always the fake), else the
+// other platforms' advice.
+const debian = existsSync('/etc/debian_version');
+
+let folders = 0;
+/** A new folder under the work folder, readable by everyone. */
+function folder(name) {
+  const dir = join(work, `${folders++}-${name}`);
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  return dir;
+}
+
+function write(path, contents, mode = 0o644) {
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o755 });
+  writeFileSync(path, contents);
+  chmodSync(path, mode);
+}
+
+/**
+ * A folder of fake commands for PATH: always an `apt-get` that answers --version and records every
+ * call in `log` (anything but --version fails: nothing is ever installed), and `emcc` printing
+ * the given version when one is given.
+ */
+function fakeBin({ emcc } = {}) {
+  const bin = folder('bin');
+  const log = join(bin, 'apt-get.log');
+  write(log, '', 0o666);
+  write(
+    join(bin, 'apt-get'),
+    `#!/bin/sh\necho "$*" >> '${log}'\n[ "$1" = --version ] && echo 'apt 2.6.1 (amd64)' && exit 0\nexit 1\n`,
+    0o755,
+  );
+  if (emcc) {
+    write(
+      join(bin, 'emcc'),
+      `#!/bin/sh\necho 'emcc (Emscripten gcc/clang-like replacement + linker emulating GNU ld) ${emcc} ()'\n`,
+      0o755,
+    );
+  }
+  return { bin, aptCalls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
+/** A prefix holding SIMDe's header (an empty stand-in: only its path matters to setup). */
+function simdePrefix() {
+  const prefix = folder('simde-prefix');
+  write(join(prefix, 'include', 'simde', 'wasm', 'simd128.h'), '// stand-in for SIMDe\n');
+  return prefix;
+}
+
+/** A prefix holding a GTest CMake package: the config file with the targets the build links. */
+function gtestPrefix() {
+  const prefix = folder('gtest-prefix');
+  write(
+    join(prefix, 'lib', 'cmake', 'GTest', 'GTestConfig.cmake'),
+    'add_library(GTest::gtest INTERFACE IMPORTED)\nadd_library(GTest::gtest_main INTERFACE IMPORTED)\n',
+  );
+  return prefix;
+}
+
+/** A toolchain file hiding the system's prefixes (/usr, /usr/local, /) from CMake's find_*. */
+const hideSystem = join(folder('toolchain'), 'hide-system.cmake');
+write(hideSystem, 'set(CMAKE_SYSTEM_IGNORE_PREFIX_PATH /usr /usr/local /)\n');
+
+/** The environment without anything that steers what setup or CMake finds, plus `env`. */
+function cleanEnv(env) {
+  const base = { ...process.env };
+  for (const name of ['CMAKE_PREFIX_PATH', 'CMAKE_TOOLCHAIN_FILE', 'CPLUS_INCLUDE_PATH', 'CPATH', 'CXX', 'GTEST_ROOT'])
+    delete base[name];
+  return { ...base, ...env };
+}
+
+/** Runs setup.mjs with `args` and `env`; node options (e.g. --import) go before the script. */
+function setup(args, env = {}, { nodeOptions = [], uid } = {}) {
+  const r = spawnSync(process.execPath, [...nodeOptions, SETUP, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: cleanEnv(env),
+    ...(uid === undefined ? {} : { uid, gid: uid }),
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What setup says to install, as it says it on this platform. */
+function advice(debs, elsewhere) {
+  return debian
+    ? `Install them with:\n  sudo apt-get update && sudo apt-get install -y ${debs.join(' ')}\n`
+    : `To install:\n${elsewhere.map((line) => `  - ${line}\n`).join('')}`;
+}
+
+const MISSING = 'layernorm-wasm cannot build or test here yet. Missing:\n';
+const PATH = process.env.PATH;
+
+describe('Node', () => {
+  /** setup as if run by Node `version` (process.version and process.versions.node replaced first). */
+  const asNode = (version) =>
+    setup(
+      ['--check'],
+      {},
+      {
+        nodeOptions: [
+          '--import',
+          `data:text/javascript,Object.defineProperty(process,'version',{value:'v${version}'});Object.defineProperty(process.versions,'node',{value:'${version}'})`,
+        ],
+      },
+    );
+  const refusal = (version) =>
+    `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node 20.19+ or 22.12+ (^20.19.0 || >=22.12.0), this is v${version}:\n` +
+    'Vite 8 and its bundler Rolldown require it. The package itself runs on Node 20.0 and later; only working on it\n' +
+    'needs the newer Node. Debian 12’s own nodejs is 18: install a current Node 20 or 22 from NodeSource’s Debian\n' +
+    'repository, nodejs.org, or a version manager (nvm, fnm), ahead of /usr/bin/node on PATH.\n';
+
+  for (const version of ['18.19.0', '20.0.0', '20.18.3', '21.7.3', '22.11.0']) {
+    test(`${version} is refused for developing, saying the package itself runs on 20.0+`, () => {
+      assert.deepEqual(asNode(version), { status: 1, stdout: '', stderr: refusal(version) });
+    });
+  }
+
+  for (const version of ['20.19.0', '22.12.0', '24.0.0']) {
+    test(`${version} passes the Node check`, () => {
+      const r = asNode(version);
+      assert.doesNotMatch(r.stderr, /Developing layernorm-wasm/);
+      assert.equal(r.status, 0, r.stderr);
+    });
+  }
+
+  test("devEngines is the range Vite and Rolldown declare in the lock file (package.json's engines stays >=20)", () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
+    assert.deepEqual(
+      ['vite', 'rolldown'].map((name) => lock[`node_modules/${name}`].engines.node),
+      [pkg.devEngines.runtime.version, pkg.devEngines.runtime.version],
+    );
+    assert.equal(pkg.engines.node, '>=20');
+  });
+});
+
+describe('Emscripten', () => {
+  test('an emcc older than 3.1.6 is refused, with its version', () => {
+    const fake = fakeBin({ emcc: '3.1.5' });
+    const r = setup(['--check'], { PATH: `${fake.bin}:${PATH}` });
+    assert.deepEqual(r, {
+      status: 1,
+      stdout: '',
+      stderr:
+        `${MISSING}  - Emscripten 3.1.6 or later (emcc on PATH): emcc is 3.1.5\n` +
+        advice(
+          ['emscripten'],
+          ['Emscripten 3.1.6 or later (emcc on PATH): emsdk (emscripten.org), or `brew install emscripten`'],
+        ),
+    });
+    assert.deepEqual(
+      fake.aptCalls().filter((call) => call !== '--version'),
+      [],
+    );
+  });
+
+  test('a newer emcc passes, with a note of the version the builds are tested with', () => {
+    const fake = fakeBin({ emcc: '3.1.74' });
+    assert.deepEqual(setup(['--check'], { PATH: `${fake.bin}:${PATH}` }), {
+      status: 0,
+      stdout: 'Emscripten 3.1.74: the builds are tested with 3.1.6 (Debian 12).\nEverything checked is there.\n',
+      stderr: '',
+    });
+  });
+});
+
+describe('SIMDe and GoogleTest, as CMake finds them', () => {
+  /** Configures the real CMakeLists.txt (native, with tests) in `env`: exit status and output. */
+  function configureBuild(env) {
+    const dir = folder('build');
+    const r = spawnSync('cmake', ['-S', root, '-B', dir, '-DLAYERNORM_BUILD_TESTS=ON'], {
+      encoding: 'utf8',
+      env: cleanEnv(env),
+    });
+    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  }
+
+  test('found only under CMAKE_PREFIX_PATH: accepted, and the build configures', () => {
+    const simde = simdePrefix();
+    const gtest = gtestPrefix();
+    const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: `${simde}:${gtest}` };
+    assert.deepEqual(setup(['--check', '--native'], env), {
+      status: 0,
+      stdout: `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
+      stderr: '',
+    });
+    const build = configureBuild(env);
+    assert.equal(build.status, 0, build.output);
+  });
+
+  test('SIMDe only on CPLUS_INCLUDE_PATH (where the compiler looks): accepted, and the build configures', () => {
+    const simde = simdePrefix();
+    const gtest = gtestPrefix();
+    const env = {
+      CMAKE_TOOLCHAIN_FILE: hideSystem,
+      CPLUS_INCLUDE_PATH: join(simde, 'include'),
+      CMAKE_PREFIX_PATH: gtest,
+    };
+    const r = setup(['--check', '--native'], env);
+    assert.equal(
+      r.stdout,
+      `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const build = configureBuild(env);
+    assert.equal(build.status, 0, build.output);
+  });
+
+  test('nowhere CMake looks: refused with what to install, and the build refuses too', () => {
+    const fake = fakeBin();
+    const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, PATH: `${fake.bin}:${PATH}` };
+    assert.deepEqual(setup(['--check', '--native'], env), {
+      status: 1,
+      stdout: '',
+      stderr:
+        `${MISSING}  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: CMake does not find simde/wasm/simd128.h on CMAKE_PREFIX_PATH, CPLUS_INCLUDE_PATH, CPATH or the system prefixes\n` +
+        '  - GoogleTest (gtest/gtest.h and its CMake package): CMake does not find the GTest package (GTestConfig.cmake, or gtest/gtest.h with its libraries)\n' +
+        advice(
+          ['libsimde-dev', 'libgtest-dev'],
+          [
+            'the SIMDe headers (simde/wasm/simd128.h), found by CMake: `brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
+            'GoogleTest (gtest/gtest.h and its CMake package): `brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
+          ],
+        ),
+    });
+    const build = configureBuild(env);
+    assert.notEqual(build.status, 0);
+    assert.match(build.output, /SIMDe \(simde\/wasm\/simd128\.h\) not found: install libsimde-dev/);
+  });
+
+  test('SIMDe found but not GoogleTest: only GoogleTest is missing, for setup and for the build', () => {
+    const simde = simdePrefix();
+    const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: simde };
+    const r = setup(['--check', '--native'], env);
+    assert.equal(r.status, 1);
+    assert.equal(
+      r.stderr.split('\n')[1],
+      '  - GoogleTest (gtest/gtest.h and its CMake package): CMake does not find the GTest package (GTestConfig.cmake, or gtest/gtest.h with its libraries)',
+    );
+    assert.doesNotMatch(r.stderr, /SIMDe headers/);
+    const build = configureBuild(env);
+    assert.notEqual(build.status, 0);
+    assert.match(build.output, /GoogleTest's CMake package not found/);
+  });
+});
+
+test("when CMake cannot configure a C++ project, setup says CMake's error", () => {
+  const failing = join(folder('toolchain'), 'failing.cmake');
+  write(failing, 'message(FATAL_ERROR "this toolchain file stops every configure")\n');
+  const r = setup(['--check', '--native'], { CMAKE_TOOLCHAIN_FILE: failing });
+  const problem =
+    'not checked, as CMake cannot configure a C++ project here: this toolchain file stops every configure';
+  assert.equal(r.status, 1);
+  assert.deepEqual(r.stderr.split('\n').slice(0, 3), [
+    MISSING.trimEnd(),
+    `  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: ${problem}`,
+    `  - GoogleTest (gtest/gtest.h and its CMake package): ${problem}`,
+  ]);
+});
+
+test('with nothing installed, a non-root user is told everything to install, and nothing is installed', () => {
+  const fake = fakeBin();
+  const chromium = join(work, 'no-such-chromium');
+  // As root, run as the unprivileged `nobody` (uid 65534): setup must not even try apt-get.
+  const r = setup(
+    ['--native', '--browser'],
+    { PATH: fake.bin, CHROMIUM_PATH: chromium },
+    { uid: isRoot ? 65534 : undefined },
+  );
+  const notChecked = 'not checked: CMake, make and a C++ compiler come first';
+  assert.deepEqual(r, {
+    status: 1,
+    stdout: '',
+    stderr:
+      MISSING +
+      '  - Emscripten 3.1.6 or later (emcc on PATH): emcc is not on PATH\n' +
+      '  - CMake 3.20.0 or later: cmake is not on PATH\n' +
+      "  - make (CMake's default generator): make is not on PATH\n" +
+      '  - a C++ compiler ($CXX, c++, g++ or clang++): no C++ compiler on PATH\n' +
+      `  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: ${notChecked}\n` +
+      `  - GoogleTest (gtest/gtest.h and its CMake package): ${notChecked}\n` +
+      `  - Chromium (${chromium}; CHROMIUM_PATH overrides): ${chromium} does not exist\n` +
+      advice(
+        ['emscripten', 'cmake', 'make', 'g++', 'libsimde-dev', 'libgtest-dev', 'chromium'],
+        [
+          'Emscripten 3.1.6 or later (emcc on PATH): emsdk (emscripten.org), or `brew install emscripten`',
+          'CMake 3.20.0 or later: `brew install cmake`, or cmake.org',
+          "make (CMake's default generator): your system’s build tools (Xcode command line tools on macOS)",
+          'a C++ compiler ($CXX, c++, g++ or clang++): your system’s C++ compiler',
+          'the SIMDe headers (simde/wasm/simd128.h), found by CMake: `brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
+          'GoogleTest (gtest/gtest.h and its CMake package): `brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
+          `Chromium (${chromium}; CHROMIUM_PATH overrides): a Chromium or Chrome build, with CHROMIUM_PATH set to its executable`,
+        ],
+      ),
+  });
+  assert.deepEqual(
+    fake.aptCalls().filter((call) => call !== '--version'),
+    [],
+  );
+});
