@@ -8,7 +8,14 @@ import { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceO
 import { readModelConfig, readSiblingConfig, type ConfigSource, type ModelConfig } from './config.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { readGgufIndex } from './gguf.js';
-import { configEvidence, decideNorm, ggufEvidence, type NormEvidence, type NormKind } from './norm-kind.js';
+import {
+  architectureEvidence,
+  configEvidence,
+  decideNorm,
+  ggufEvidence,
+  type NormEvidence,
+  type NormKind,
+} from './norm-kind.js';
 import { decodeNpyData, isNpy, readNpyHeaderFrom } from './npy.js';
 import { readSafetensorsIndex } from './safetensors.js';
 import { decodeTensor, ELEMENT_SIZE, readTensorBytes, type TensorIndex, type TensorInfo } from './tensors.js';
@@ -62,7 +69,8 @@ export interface NormWeights {
   d: number;
   /**
    * 'rmsnorm' when the checkpoint says so (GGUF `<arch>.attention.layer_norm_rms_epsilon`,
-   * config.json `rms_norm_eps`); otherwise 'layernorm'.
+   * config.json `rms_norm_eps`, or, without an ε key, a GGUF whose `general.architecture` is a
+   * known RMSNorm one such as "llama" or "qwen2"); otherwise 'layernorm'.
    */
   norm: NormKind;
   /** ε as the checkpoint states it; null when it does not say (use your own, e.g. 1e-5). */
@@ -168,12 +176,19 @@ function checkVector(info: TensorInfo, format: FileFormat, fail: (p: string) => 
   return info.shape[0]!;
 }
 
-/** The evidence a checkpoint offers: GGUF metadata first, then config.json. */
+/**
+ * The evidence a checkpoint offers: GGUF metadata first, then config.json, then what a GGUF's
+ * architecture is known to use (an ε key, where there is one, says more than a name).
+ */
 function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail: (p: string) => Error): NormEvidence {
   const own = ggufEvidence(index?.metadata, fail);
   if (own.layernorm || own.rmsnorm) return own;
   const fromConfig = configEvidence(config, fail);
-  return { ...fromConfig, architecture: own.architecture ?? fromConfig.architecture };
+  if (fromConfig.layernorm || fromConfig.rmsnorm) {
+    return { ...fromConfig, architecture: own.architecture ?? fromConfig.architecture };
+  }
+  const byName = architectureEvidence(own.architecture);
+  return { ...byName, architecture: own.architecture ?? fromConfig.architecture };
 }
 
 /** Which kinds the caller takes: loadLayerNormWeights refuses an RMSNorm before reading its data. */
