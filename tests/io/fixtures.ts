@@ -136,7 +136,7 @@ export interface GgufTensor {
   name: string;
   /** Innermost first, as GGUF stores them. */
   dims: number[];
-  type: 0 | 1 | 30;
+  type: 0 | 1 | 28 | 30;
   data: Uint8Array;
 }
 

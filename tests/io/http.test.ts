@@ -12,7 +12,7 @@ import {
   writeNpy,
 } from '../../web/src/io/index.js';
 import { sparseFile, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { rejection } from '../helpers/errors.js';
+import { rejection, thrown } from '../helpers/errors.js';
 import { buildSafetensors, f32Bytes, gpt2Gguf, gpt2Safetensors, lnfValues, toBytes, u16Bytes } from './fixtures.js';
 
 const SEED = 548105;
@@ -229,11 +229,14 @@ describe('HTTP failures', () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/x.safetensors', 'data:,hello']) {
       const error = await rejection(loadLayerNormWeights(url));
       expect(error).toBeInstanceOf(TypeError);
-      expect(error.message).toContain(`expected an http: or https: URL, got "${url}"`);
+      expect(error.message).toBe(
+        `expected an http: or https: URL, got "${url}" (for a local file pass a Blob/File; in Node use await fs.openAsBlob(path))`,
+      );
     }
-    expect(() => openByteSource('model.safetensors')).toThrow(
-      'expected an http: or https: URL, got "model.safetensors"',
-    );
+    // In Node a bare path is not a URL at all (in a page it would resolve against the page's URL).
+    const path = thrown(() => openByteSource('model.safetensors'));
+    expect(path).toBeInstanceOf(TypeError);
+    expect(path.message).toBe('expected an http: or https: URL, got "model.safetensors"');
   });
 
   it('explains a 206 whose Content-Range is hidden by CORS', async () => {

@@ -87,6 +87,45 @@ describe('GGUF metadata', () => {
     expect(r.beta).toEqual(beta);
   });
 
+  it('without an ε key, a known RMSNorm architecture is refused as a LayerNorm and loads as an RMSNorm', async () => {
+    for (const architecture of ['llama', 'qwen2', 'gemma', 'mistral', 'phi3']) {
+      const file = ggufWith([['general.architecture', { type: 'string', value: architecture }]]);
+      const error = await rejection(loadLayerNormWeights(file));
+      expect(error).toBeInstanceOf(FormatError);
+      expect(error.message).toBe(
+        `Uint8Array (${file.length} bytes): invalid gguf: expected a LayerNorm, got an RMSNorm: ` +
+          `"output_norm.weight" is the gain of an RMSNorm (general.architecture "${architecture}", which uses RMSNorm; ` +
+          'the file states no ε); load it with loadNormWeights, which returns either kind',
+      );
+      const r = await loadNormWeights(file);
+      expect([r.norm, r.eps, r.architecture, r.beta], architecture).toEqual(['rmsnorm', null, architecture, null]);
+      expect(r.gamma).toEqual(gamma);
+    }
+  });
+
+  it('without an ε key, a known LayerNorm architecture loads as a LayerNorm of unknown ε, bias and all', async () => {
+    for (const architecture of ['gpt2', 'bloom', 'falcon', 'gptneox', 'starcoder', 'phi2', 'mpt', 'bert']) {
+      const r = await loadNormWeights(
+        ggufWith([['general.architecture', { type: 'string', value: architecture }]], true),
+      );
+      expect([r.norm, r.eps, r.architecture], architecture).toEqual(['layernorm', null, architecture]);
+      expect(r.beta).toEqual(beta);
+    }
+  });
+
+  it('an ε key says more than the architecture: a "llama" that states layer_norm_epsilon is a LayerNorm', async () => {
+    const r = await loadLayerNormWeights(
+      ggufWith(
+        [
+          ['general.architecture', { type: 'string', value: 'llama' }],
+          ['llama.attention.layer_norm_epsilon', { type: 'f32', value: 1e-5 }],
+        ],
+        true,
+      ),
+    );
+    expect([r.norm, r.eps]).toEqual(['layernorm', 1e-5]);
+  });
+
   it('when a file states both, a bias beside the gain means LayerNorm', async () => {
     const both: Array<[string, GgufValue]> = [
       ['general.architecture', { type: 'string', value: 'odd' }],

@@ -1,10 +1,12 @@
 /** Error metrics used by the tests, the CLI and the page to compare outputs honestly. */
+import { checkFloat32Array, checkParam, checkRows, checkWidth, numberError } from './validate.js';
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 
 /** The float32 spacing at magnitude s: 2^(floor(log2 s) − 23), at least 2^−149. */
 export function ulp32(s: number): number {
+  if (typeof s !== 'number' || !(s >= 0 && s < Infinity)) throw numberError('ulp32', 's', 'a finite number >= 0', s);
   if (!(s >= 1.1754943508222875e-38)) return 1.401298464324817e-45;
   f64[0] = s;
   const exponent = ((u32[1] >>> 20) & 0x7ff) - 1023;
@@ -39,9 +41,15 @@ export function compareOutputs(
   d: number,
   beta: Float32Array | null = null,
 ): Comparison {
-  if (y.length !== expected.length) {
-    throw new RangeError(`compareOutputs: arrays must have the same length, got ${y.length} and ${expected.length}`);
+  const fn = 'compareOutputs';
+  checkFloat32Array(fn, 'y', y);
+  checkFloat32Array(fn, 'expected', expected);
+  checkWidth(fn, d);
+  checkRows(fn, y, d, 'y');
+  if (expected.length !== y.length) {
+    throw new RangeError(`${fn}: expected must have length ${y.length} (the same as y), got length ${expected.length}`);
   }
+  beta = checkParam(fn, 'beta', beta, d);
   const yb = new Uint32Array(y.buffer, y.byteOffset, y.length);
   const eb = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
   let maxAbs = 0,

@@ -80,7 +80,7 @@ const DETACHED =
   'is a view of a detached ArrayBuffer (it was transferred, or it is a wasm memory view taken before memory grew); pass a live Float32Array';
 
 /** Only a zero-length view can sit on a detached buffer; constructing a view on one throws. */
-function isDetached(buffer: ArrayBufferLike): boolean {
+export function isDetached(buffer: ArrayBufferLike): boolean {
   try {
     new Uint8Array(buffer, 0, 0);
     return false;
@@ -106,10 +106,10 @@ export function checkWidth(fn: string, d: unknown): number {
   return d;
 }
 
-export function checkRows(fn: string, x: { length: number }, d: number): number {
+export function checkRows(fn: string, x: { length: number }, d: number, name = 'x'): number {
   if (x.length % d !== 0) {
     throw new RangeError(
-      `${fn}: x.length must be a multiple of d = ${d}, got ${x.length} (${Math.floor(x.length / d)} rows and ${x.length % d} left over)`,
+      `${fn}: ${name}.length must be a multiple of d = ${d}, got ${x.length} (${Math.floor(x.length / d)} rows and ${x.length % d} left over)`,
     );
   }
   return x.length / d;

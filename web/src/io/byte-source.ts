@@ -4,6 +4,8 @@
  * and never for a whole file.
  */
 
+import { numberError } from '../validate.js';
+import { checkByteSourceInput, checkByteSourceOptions, isBlob } from './arguments.js';
 import { FetchError } from './errors.js';
 
 /** Anything `openByteSource` accepts: an http(s) URL, a Blob/File, or bytes in memory. */
@@ -42,13 +44,13 @@ export interface ByteSource {
 
 const DEFAULT_MAX_WHOLE_BODY = 16 * 1024 * 1024;
 
-function isBlob(value: unknown): value is Blob {
-  return typeof Blob !== 'undefined' && value instanceof Blob;
-}
-
-function checkRange(offset: number, length: number, size: number | undefined, what: string): void {
-  if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(length) || length < 0) {
-    throw new RangeError(`${what}: expected a non-negative integer offset and length, got ${offset} and ${length}`);
+/** ByteSource.read's arguments: whole byte counts, inside the file when its size is known. */
+function checkRange(offset: unknown, length: unknown, size: number | undefined, what: string): void {
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
+    throw numberError('ByteSource.read', 'offset', 'an integer >= 0', offset);
+  }
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
+    throw numberError('ByteSource.read', 'length', 'an integer >= 0', length);
   }
   if (size !== undefined && offset + length > size) {
     throw new RangeError(`${what}: bytes ${offset}..${offset + length} requested but the file is only ${size} bytes`);
@@ -408,14 +410,17 @@ export function parseHttpUrl(input: string | URL): string {
 
 /** Wraps a URL, Blob/File or in-memory bytes as a ByteSource. Nothing is read until `read`. */
 export function openByteSource(source: ByteSourceInput, options: ByteSourceOptions = {}): ByteSource {
+  return byteSourceFor(
+    checkByteSourceInput('openByteSource', 'source', source),
+    checkByteSourceOptions('openByteSource', options),
+  );
+}
+
+/** openByteSource for callers that checked the source and options themselves, naming their own function. */
+export function byteSourceFor(source: ByteSourceInput, options: ByteSourceOptions): ByteSource {
   if (typeof source === 'string' || source instanceof URL) return new HttpSource(parseHttpUrl(source), options);
   if (isBlob(source)) return new BlobSource(source, options);
   if (source instanceof ArrayBuffer) return new MemorySource(new Uint8Array(source), options, 'ArrayBuffer');
-  if (ArrayBuffer.isView(source)) {
-    const bytes = new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-    return new MemorySource(bytes, options, source.constructor.name);
-  }
-  throw new TypeError(
-    `expected a URL string, Blob/File, ArrayBuffer or Uint8Array, got ${source === null ? 'null' : typeof source}`,
-  );
+  const bytes = new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  return new MemorySource(bytes, options, source.constructor.name);
 }

@@ -3,6 +3,7 @@
  * norms: `model_type`, `layer_norm_epsilon` / `layer_norm_eps` and `rms_norm_eps`.
  */
 
+import { isBlob } from './arguments.js';
 import { parseHttpUrl, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { brief } from './brief.js';
 import { FetchError, FormatError } from './errors.js';
@@ -17,10 +18,6 @@ export interface ModelConfig {
   values: Record<string, unknown>;
   /** The URL, file name or "config object", for messages. */
   describe: string;
-}
-
-function isBlob(value: unknown): value is Blob {
-  return typeof Blob !== 'undefined' && value instanceof Blob;
 }
 
 function describeBytes(value: ArrayBuffer | ArrayBufferView): string {
@@ -119,12 +116,9 @@ export async function readModelConfig(source: ConfigSource, options: ByteSourceO
     describe = describeBytes(source);
     const bytes = source instanceof ArrayBuffer ? new Uint8Array(source) : source;
     text = new TextDecoder().decode(bytes);
-  } else if (typeof source === 'object' && source !== null && !Array.isArray(source)) {
-    return { values: source, describe: 'the config object' };
   } else {
-    throw new TypeError(
-      `config: expected a URL, Blob/File, bytes or a parsed config.json object, got ${source === null ? 'null' : Array.isArray(source) ? 'an array' : typeof source}`,
-    );
+    // Anything else is the parsed object: the loaders checked options.config before calling.
+    return { values: source, describe: 'the config object' };
   }
   let values: unknown;
   try {

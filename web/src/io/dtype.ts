@@ -4,8 +4,18 @@
  * subnormals and even NaN payloads bit-exact, which going through a JS number would not.
  */
 
+import { numberError } from '../validate.js';
+
+/** 16 bits as a number: an integer in [0, 65535] (a bit pattern, not a value to round). */
+function checkBits(fn: string, bits: unknown): void {
+  if (typeof bits !== 'number' || !Number.isInteger(bits) || bits < 0 || bits > 0xffff) {
+    throw numberError(fn, 'bits', 'an integer in [0, 65535]', bits);
+  }
+}
+
 /** The value of one IEEE binary16 number given its 16 bits. */
 export function float16ToFloat32(bits: number): number {
+  checkBits('float16ToFloat32', bits);
   const sign = bits & 0x8000 ? -1 : 1;
   const exponent = (bits >>> 10) & 0x1f;
   const mantissa = bits & 0x3ff;
@@ -19,6 +29,7 @@ const f32Bits = new Uint32Array(f32.buffer);
 
 /** The value of one bfloat16 number given its 16 bits (the top half of a float32). */
 export function bfloat16ToFloat32(bits: number): number {
+  checkBits('bfloat16ToFloat32', bits);
   f32Bits[0] = (bits & 0xffff) << 16;
   return f32[0]!;
 }

@@ -6,16 +6,17 @@
  * Llama, so the tensor names alone cannot tell.
  */
 
+import { architectureNorm } from './architectures.js';
 import { brief } from './brief.js';
 import type { ModelConfig } from './config.js';
 import type { GgufScalar } from './tensors.js';
 
 export type NormKind = 'layernorm' | 'rmsnorm';
 
-/** One statement about the norm: its kind, its ε, and where it was said (for messages). */
+/** One statement about the norm: its kind, its ε (null when only the kind is known), and where it was said (for messages). */
 export interface NormClue {
   norm: NormKind;
-  eps: number;
+  eps: number | null;
   said: string;
 }
 
@@ -108,6 +109,21 @@ export function configEvidence(config: ModelConfig | null, fail: (problem: strin
     rmsnorm: rms ? clue('rmsnorm', rms) : ln && lnIsRms ? clue('rmsnorm', ln) : null,
     architecture,
   };
+}
+
+/**
+ * For a GGUF that states no ε key: the kind its general.architecture is known to use (a Llama
+ * GGUF without `llama.attention.layer_norm_rms_epsilon` still holds RMSNorms). The ε stays unknown.
+ */
+export function architectureEvidence(architecture: string | null): NormEvidence {
+  const norm = architectureNorm(architecture);
+  if (norm === null) return { ...NO_EVIDENCE, architecture };
+  const clue: NormClue = {
+    norm,
+    eps: null,
+    said: `general.architecture "${architecture}", which uses ${norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm'}; the file states no ε`,
+  };
+  return { layernorm: norm === 'layernorm' ? clue : null, rmsnorm: norm === 'rmsnorm' ? clue : null, architecture };
 }
 
 /** What the evidence says about a gain that has (or lacks) a bias beside it. */

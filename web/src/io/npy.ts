@@ -3,9 +3,11 @@
  * C-order float arrays are accepted; everything else fails with a message saying how to convert.
  */
 
-import { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
-import { decodeFloat16, decodeFloat32, decodeFloat64, encodeFloat32 } from './dtype.js';
 import { describe } from '../errors.js';
+import { checkFloat32Array, numberError } from '../validate.js';
+import { checkByteSourceInput, checkByteSourceOptions, checkLive, checkName, checkString } from './arguments.js';
+import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
+import { decodeFloat16, decodeFloat32, decodeFloat64, encodeFloat32 } from './dtype.js';
 import { brief } from './brief.js';
 import { FormatError } from './errors.js';
 
@@ -37,6 +39,12 @@ const DTYPES = new Map<string, [NpyDtype, number]>([
   ['<f8', ['float64', 8]],
   ['<f2', ['float16', 2]],
 ]);
+const ITEM_SIZE: ReadonlyMap<NpyDtype, number> = new Map([
+  ['float32', 4],
+  ['float64', 8],
+  ['float16', 2],
+]);
+const NPY_DTYPES = [...ITEM_SIZE.keys()];
 /** A name or an integer in the header dict (sticky: matched where the parser stands). */
 const WORD = /[A-Za-z_]\w*|-?\d+L?/y;
 /** A header bigger than this is not a real .npy header (NumPy itself caps it far lower). */
@@ -228,15 +236,17 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
  * float64 rounded once, float16 widened exactly. `bytes` may start at any offset.
  */
 export function decodeNpyData(bytes: Uint8Array, dtype: NpyDtype, count: number): Float32Array {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('decodeNpyData: expected bytes to be a Uint8Array');
-  const itemSize = dtype === 'float32' ? 4 : dtype === 'float64' ? 8 : dtype === 'float16' ? 2 : 0;
-  if (itemSize === 0) {
-    const problem = `decodeNpyData: expected dtype 'float32', 'float64' or 'float16', got ${describe(dtype)}`;
-    throw typeof dtype === 'string' ? new RangeError(problem) : new TypeError(problem);
-  }
-  if (!Number.isSafeInteger(count) || count < 0 || count * itemSize > bytes.length) {
-    throw new RangeError(
-      `decodeNpyData: expected count to be an integer from 0 to ${Math.floor(bytes.length / itemSize)} (the ${dtype} values in ${bytes.length} bytes), got ${count}`,
+  const fn = 'decodeNpyData';
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${fn}: bytes must be a Uint8Array, got ${describe(bytes)}`);
+  checkLive(fn, 'bytes', bytes);
+  const itemSize = ITEM_SIZE.get(checkName(fn, 'dtype', dtype, NPY_DTYPES))!;
+  const most = Math.floor(bytes.length / itemSize);
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > most) {
+    throw numberError(
+      fn,
+      'count',
+      `an integer from 0 to ${most} (the ${dtype} values in ${bytes.length} bytes)`,
+      count,
     );
   }
   if (dtype === 'float32') return decodeFloat32(bytes, count);
@@ -244,16 +254,18 @@ export function decodeNpyData(bytes: Uint8Array, dtype: NpyDtype, count: number)
   return decodeFloat16(bytes, count);
 }
 
-function asBytes(input: unknown, what: string): Uint8Array {
+function asBytes(input: unknown, fn: string): Uint8Array {
+  checkLive(fn, 'input', input);
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw new TypeError(`${what}: expected a Uint8Array or ArrayBuffer, got ${input === null ? 'null' : typeof input}`);
+  throw new TypeError(`${fn}: input must be a Uint8Array or ArrayBuffer, got ${describe(input)}`);
 }
 
 /** Reads a whole .npy file. float64 is rounded to float32 once; float16 widens exactly. */
 export function readNpy(input: Uint8Array | ArrayBuffer, source = 'npy data'): NpyArray {
   const bytes = asBytes(input, 'readNpy');
+  checkString('readNpy', 'source', source);
   const header = parseNpyHeader(bytes, source);
   const expected = header.count * header.itemSize;
   const actual = bytes.length - header.dataOffset;
@@ -308,7 +320,10 @@ export async function readNpyHeaderFrom(source: ByteSource): Promise<NpyHeader> 
  * `source` is anything `openByteSource` takes: a Blob/File, bytes in memory, or an http(s) URL.
  */
 export async function readNpyHeader(source: ByteSourceInput, options: ByteSourceOptions = {}): Promise<NpyHeader> {
-  return readNpyHeaderFrom(openByteSource(source, options));
+  const fn = 'readNpyHeader';
+  return readNpyHeaderFrom(
+    byteSourceFor(checkByteSourceInput(fn, 'source', source), checkByteSourceOptions(fn, options)),
+  );
 }
 
 /**
@@ -319,15 +334,17 @@ export function writeNpyHeader(shape: number[]): Uint8Array {
   return npyHeader(shape, 'writeNpyHeader');
 }
 
-function npyHeader(shape: number[], fn: string): Uint8Array {
-  if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new TypeError(`${fn}: expected shape to be an array of non-negative integers, got ${describe(shape)}`);
-  }
+function npyHeader(shape: unknown, fn: string): Uint8Array {
+  checkShape(fn, shape);
   let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${pyShape(shape)}, }`;
   // NumPy aligns the data to 64 bytes: pad with spaces, end with a newline.
   const total = Math.ceil((10 + dict.length + 1) / 64) * 64;
   dict = dict.padEnd(total - 10 - 1, ' ') + '\n';
-  if (dict.length > 0xffff) throw new RangeError(`${fn}: shape too long for a version 1.0 header`);
+  if (dict.length > 0xffff) {
+    throw new RangeError(
+      `${fn}: shape must fit in a version 1.0 header (at most 65535 bytes), got ${shape.length} dimensions, a ${dict.length}-byte header`,
+    );
+  }
   const out = new Uint8Array(total);
   out.set(MAGIC, 0);
   out[6] = 1;
@@ -338,13 +355,27 @@ function npyHeader(shape: number[], fn: string): Uint8Array {
   return out;
 }
 
+/** A shape: an array of whole, non-negative element counts. */
+function checkShape(fn: string, shape: unknown): asserts shape is number[] {
+  if (!Array.isArray(shape)) {
+    throw new TypeError(`${fn}: shape must be an array of integers >= 0, got ${describe(shape)}`);
+  }
+  for (let i = 0; i < shape.length; i++) {
+    const n: unknown = shape[i];
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+      throw numberError(fn, `shape[${i}]`, 'an integer >= 0', n);
+  }
+}
+
 /** A float32 ('<f4'), C-order, version 1.0 .npy file that np.load and torch read. */
 export function writeNpy(data: Float32Array, shape: number[]): Uint8Array {
-  if (!(data instanceof Float32Array)) throw new TypeError('writeNpy: expected data to be a Float32Array');
+  checkFloat32Array('writeNpy', 'data', data);
   const header = npyHeader(shape, 'writeNpy');
   const count = shape.reduce((a, b) => a * b, 1);
   if (count !== data.length) {
-    throw new RangeError(`writeNpy: shape [${shape.join(', ')}] holds ${count} values, data has ${data.length}`);
+    throw new RangeError(
+      `writeNpy: data must have ${count} values (the product of shape [${shape.join(', ')}]), got ${data.length}`,
+    );
   }
   const out = new Uint8Array(header.length + data.length * 4);
   out.set(header, 0);

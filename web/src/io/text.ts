@@ -5,6 +5,7 @@
  * for several errors).
  */
 
+import { checkString } from './arguments.js';
 import { FormatError } from './errors.js';
 
 export interface Activations {
@@ -192,6 +193,12 @@ class JsonReader {
   }
 }
 
+/** The text to parse, and the optional name of where it came from (for messages). */
+function checkText(fn: string, text: unknown, source: unknown): void {
+  checkString(fn, 'text', text);
+  if (source !== undefined) checkString(fn, 'source', source);
+}
+
 /** NumPy's limit on the number of dimensions (NPY_MAXDIMS in NumPy 2). */
 const MAX_DIMS = 64;
 
@@ -251,7 +258,7 @@ function flatten(reader: JsonReader, root: Node, what: string): Activations {
  * are accepted as Python writes them.
  */
 export function parseActivationsJson(text: string, source?: string): Activations {
-  if (typeof text !== 'string') throw new TypeError('parseActivationsJson: expected a string');
+  checkText('parseActivationsJson', text, source);
   const reader = new JsonReader(text, source);
   const root = reader.document();
   if (typeof root === 'object' && root.kind === 'object') {
@@ -299,7 +306,7 @@ const TEXT_NUMBER = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|nan|inf|infin
  * The result has shape [rows, d]; every row must have the same length.
  */
 export function parseActivationsText(text: string, source?: string): Activations {
-  if (typeof text !== 'string') throw new TypeError('parseActivationsText: expected a string');
+  checkText('parseActivationsText', text, source);
   const fail = (problem: string, line: number, column: number) =>
     new FormatError('text', problem, { source, line, column });
   const values: number[] = [];

@@ -4,11 +4,19 @@
  * checkpoint states them.
  */
 
-import { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
+import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { readModelConfig, readSiblingConfig, type ConfigSource, type ModelConfig } from './config.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { readGgufIndex } from './gguf.js';
-import { configEvidence, decideNorm, ggufEvidence, type NormEvidence, type NormKind } from './norm-kind.js';
+import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
+import {
+  architectureEvidence,
+  configEvidence,
+  decideNorm,
+  ggufEvidence,
+  type NormEvidence,
+  type NormKind,
+} from './norm-kind.js';
 import { decodeNpyData, isNpy, readNpyHeaderFrom } from './npy.js';
 import { readSafetensorsIndex } from './safetensors.js';
 import { decodeTensor, ELEMENT_SIZE, readTensorBytes, type TensorIndex, type TensorInfo } from './tensors.js';
@@ -62,7 +70,8 @@ export interface NormWeights {
   d: number;
   /**
    * 'rmsnorm' when the checkpoint says so (GGUF `<arch>.attention.layer_norm_rms_epsilon`,
-   * config.json `rms_norm_eps`); otherwise 'layernorm'.
+   * config.json `rms_norm_eps`, or, without an ε key, a GGUF whose `general.architecture` is a
+   * known RMSNorm one such as "llama" or "qwen2"); otherwise 'layernorm'.
    */
   norm: NormKind;
   /** ε as the checkpoint states it; null when it does not say (use your own, e.g. 1e-5). */
@@ -84,18 +93,6 @@ export interface NormWeights {
 /** A LayerNorm's weights: what `loadLayerNormWeights` returns. */
 export interface LayerNormWeights extends NormWeights {
   norm: 'layernorm';
-}
-
-function isNpyPair(value: unknown): value is NpyPairSource {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !ArrayBuffer.isView(value) &&
-    !(value instanceof ArrayBuffer) &&
-    !(typeof Blob !== 'undefined' && value instanceof Blob) &&
-    !(value instanceof URL) &&
-    'gamma' in value
-  );
 }
 
 /** The bias that goes with a gain: `x.weight` → `x.bias`, `x.gamma` → `x.beta`. */
@@ -168,12 +165,19 @@ function checkVector(info: TensorInfo, format: FileFormat, fail: (p: string) => 
   return info.shape[0]!;
 }
 
-/** The evidence a checkpoint offers: GGUF metadata first, then config.json. */
+/**
+ * The evidence a checkpoint offers: GGUF metadata first, then config.json, then what a GGUF's
+ * architecture is known to use (an ε key, where there is one, says more than a name).
+ */
 function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail: (p: string) => Error): NormEvidence {
   const own = ggufEvidence(index?.metadata, fail);
   if (own.layernorm || own.rmsnorm) return own;
   const fromConfig = configEvidence(config, fail);
-  return { ...fromConfig, architecture: own.architecture ?? fromConfig.architecture };
+  if (fromConfig.layernorm || fromConfig.rmsnorm) {
+    return { ...fromConfig, architecture: own.architecture ?? fromConfig.architecture };
+  }
+  const byName = architectureEvidence(own.architecture);
+  return { ...byName, architecture: own.architecture ?? fromConfig.architecture };
 }
 
 /** Which kinds the caller takes: loadLayerNormWeights refuses an RMSNorm before reading its data. */
@@ -281,13 +285,10 @@ async function loadNpyPair(
   config: Promise<ModelConfig | null>,
   accept: Accept,
 ): Promise<NormWeights> {
-  if (options.bias !== undefined && options.bias !== null) {
-    throw new TypeError('loadLayerNormWeights: options.bias names a tensor, but a .npy pair has no tensor names');
-  }
   const hasBeta = pair.beta !== undefined && pair.beta !== null && options.bias !== null;
   const [gOpts, bOpts] = sharedProgress(options, 2);
-  const gSrc = openByteSource(pair.gamma, gOpts);
-  const bSrc = hasBeta ? openByteSource(pair.beta!, bOpts) : null;
+  const gSrc = byteSourceFor(pair.gamma, gOpts!);
+  const bSrc = hasBeta ? byteSourceFor(pair.beta!, bOpts!) : null;
   const [g, b] = await Promise.all([readNpyVector(gSrc), bSrc ? readNpyVector(bSrc) : Promise.resolve(null)]);
   const fail = (problem: string) => new FormatError('npy', problem, { source: gSrc.describe });
   if (b && b.data.length !== g.data.length) {
@@ -335,10 +336,14 @@ function configFor(source: WeightsSource, options: LoadWeightsOptions): Promise<
   return pending;
 }
 
-async function load(source: WeightsSource, options: LoadWeightsOptions, accept: Accept): Promise<NormWeights> {
+async function load(fn: string, input: unknown, given: unknown, accept: Accept): Promise<NormWeights> {
+  // Checked before anything is requested; being async, a bad argument rejects the promise.
+  const options = checkLoadOptions(fn, given);
+  const source = checkWeightsSource(fn, input);
+  if (isNpyPair(source)) refuseTensorNames(fn, options, 'a { gamma, beta } pair of .npy files');
   const config = configFor(source, options);
   if (isNpyPair(source)) return loadNpyPair(source, options, config, accept);
-  const bytes = openByteSource(source, options);
+  const bytes = byteSourceFor(source, options);
   const fail = (problem: string) =>
     new FormatError(options.format ?? 'safetensors', problem, { source: bytes.describe });
   if (bytes.size !== undefined && bytes.size < 8) throw fail(`expected a weights file, got ${bytes.size} bytes`);
@@ -351,9 +356,7 @@ async function load(source: WeightsSource, options: LoadWeightsOptions, accept: 
         ? 'npy'
         : 'safetensors');
   if (format === 'npy') {
-    if (options.bias !== undefined && options.bias !== null) {
-      throw new TypeError('loadLayerNormWeights: a single .npy holds the gain only; pass { gamma, beta } for a pair');
-    }
+    refuseTensorNames(fn, options, 'a .npy file');
     const result = await loadNpyPair({ gamma: source, beta: null }, options, config, accept);
     // The format sniff above was a read too.
     return { ...result, bytesRead: result.bytesRead + bytes.bytesRead };
@@ -372,7 +375,7 @@ async function load(source: WeightsSource, options: LoadWeightsOptions, accept: 
  * ArrayBuffer/Uint8Array, or `{ gamma, beta }` of .npy sources.
  */
 export function loadNormWeights(source: WeightsSource, options: LoadWeightsOptions = {}): Promise<NormWeights> {
-  return load(source, options, 'any');
+  return load('loadNormWeights', source, options, 'any');
 }
 
 /**
@@ -385,5 +388,5 @@ export async function loadLayerNormWeights(
   source: WeightsSource,
   options: LoadWeightsOptions = {},
 ): Promise<LayerNormWeights> {
-  return (await load(source, options, 'layernorm')) as LayerNormWeights;
+  return (await load('loadLayerNormWeights', source, options, 'layernorm')) as LayerNormWeights;
 }

@@ -1,0 +1,106 @@
+// The FormatError problems the fuzz oracle accepts (format-problems.mjs) and the ones the error
+// catalogue quotes (web/docs/errors.md) are one list: every pattern has an example in the
+// catalogue, and every FormatError message the catalogue quotes matches a pattern of its format.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
+import { CONFIG_PROBLEMS, FORMAT_PROBLEMS } from './format-problems.mjs';
+
+type Format = 'npy' | 'safetensors' | 'gguf' | 'json' | 'text';
+const ACCEPTED = FORMAT_PROBLEMS as Record<Format, RegExp[]>;
+/** What a catalogue example of each format may state: config.json's problems are json too. */
+const PATTERNS: Record<Format, RegExp[]> = { ...ACCEPTED, json: [...ACCEPTED.json, ...(CONFIG_PROBLEMS as RegExp[])] };
+
+const CATALOGUE = readFileSync(new URL('../../web/docs/errors.md', import.meta.url), 'utf8');
+const QUOTED = /invalid (npy|safetensors|gguf|json|text): (.*)$/s;
+
+interface Example {
+  format: Format;
+  problem: string;
+  line: number;
+}
+
+/** Every FormatError message quoted in the catalogue (a code span holding "invalid <format>: "). */
+function examples(): Example[] {
+  const out: Example[] = [];
+  CATALOGUE.split('\n').forEach((text, i) => {
+    for (const span of text.matchAll(/`([^`]+)`/g)) {
+      const m = QUOTED.exec(span[1]!.replace(/\\\|/g, '|'));
+      if (!m) continue;
+      // The problem is what FormatError puts between "invalid <format>: " and " (line L, column C)".
+      out.push({ format: m[1] as Format, problem: m[2]!.replace(/ \(line \d+, column \d+\)$/, ''), line: i + 1 });
+    }
+  });
+  return out;
+}
+
+/** Table rows whose error column says FormatError, with their message column. */
+function formatErrorRows(): Array<{ line: number; message: string }> {
+  const rows: Array<{ line: number; message: string }> = [];
+  let columns: string[] = [];
+  CATALOGUE.split('\n').forEach((text, i) => {
+    if (!text.startsWith('|')) {
+      columns = [];
+      return;
+    }
+    const cells = text
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
+    if (columns.length === 0) columns = cells;
+    else if (/FormatError/.test(cells[columns.indexOf('error')] ?? '')) {
+      rows.push({ line: i + 1, message: cells[columns.findIndex((c) => c.startsWith('message'))] ?? '' });
+    }
+  });
+  return rows;
+}
+
+describe('the FormatError problems of format-problems.mjs and of the catalogue are one list', () => {
+  const quoted = examples();
+
+  it('the catalogue quotes FormatErrors of every format (the extraction finds them)', () => {
+    for (const format of Object.keys(PATTERNS))
+      expect(
+        quoted.some((e) => e.format === format),
+        format,
+      ).toBe(true);
+  });
+
+  it('every pattern has an example in web/docs/errors.md', () => {
+    const missing: string[] = [];
+    for (const [format, patterns] of Object.entries(PATTERNS) as Array<[Format, RegExp[]]>) {
+      for (const pattern of patterns) {
+        // A pattern shared by several formats (the weight loaders') needs an example in one of them.
+        const formats = (Object.keys(PATTERNS) as Format[]).filter((f) => PATTERNS[f].includes(pattern));
+        if (!quoted.some((e) => formats.includes(e.format) && pattern.test(e.problem)))
+          missing.push(`${format}: ${pattern}`);
+      }
+    }
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
+  it('every FormatError the catalogue quotes states a problem of format-problems.mjs', () => {
+    const unknown = quoted
+      .filter((e) => !PATTERNS[e.format].some((pattern) => pattern.test(e.problem)))
+      .map((e) => `errors.md:${e.line}: invalid ${e.format}: ${e.problem}`);
+    expect(unknown).toEqual([]);
+  });
+
+  it('every FormatError row of the catalogue quotes at least one whole message', () => {
+    const rows = formatErrorRows();
+    expect(rows.length).toBeGreaterThan(40);
+    // A message column of "—" (the fuzz row, #69) states a rule about messages, not one of its own.
+    const bare = rows
+      .filter((r) => r.message !== '—')
+      .filter((r) => ![...r.message.matchAll(/`([^`]+)`/g)].some((s) => QUOTED.test(s[1]!)));
+    expect(bare.map((r) => `errors.md:${r.line}: ${r.message}`)).toEqual([]);
+  });
+
+  it('the patterns accept only what the code can produce: byte counts are never negative', () => {
+    // readNpy and readNpyHeader check that the header fits in the file before they count the data
+    // bytes after it, so "the file has" is never followed by a minus sign.
+    const negative = 'shape (4,) of float32 needs 16 data bytes, the file has -4';
+    expect(ACCEPTED.npy.filter((pattern) => pattern.test(negative))).toEqual([]);
+    expect(ACCEPTED.npy.some((pattern) => pattern.test(negative.replace('-4', '4')))).toBe(true);
+  });
+});
