@@ -12,7 +12,8 @@ import { checkOptions } from './validate.js';
 
 export type * from './types.js';
 export { DisposedError, UnsupportedError, WasmLoadError } from './errors.js';
-export { layerNormReference } from './reference.js';
+export { layerNormReference, rmsNormReference } from './reference.js';
+export { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
 export { compareOutputs, ulp32, type Comparison } from './metrics.js';
 
 const runtimes = new Map<Backend, Promise<LayerNormRuntime>>();

@@ -3,9 +3,10 @@
  * its arguments (call.ts, validate.ts) and hands the checked call to the Executor, which moves the
  * data through wasm memory.
  */
-import { checkDType, kindForDType, kindOf } from './activations.js';
+import { checkDType, checkSameKind, kindForDType, kindOf } from './activations.js';
 import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from './call.js';
 import { CHUNK, Executor, type Params } from './executor.js';
+import { halfBitsToFloat32 } from './half.js';
 import type { Heap } from './heap.js';
 import { layerNormalization } from './onnx.js';
 import { ResidentNorm } from './resident.js';
@@ -39,7 +40,6 @@ import {
   checkWidth,
   numberError,
 } from './validate.js';
-import { checkSameKind } from './activations.js';
 import type { LayerNormModule } from './wasm/module.js';
 
 export class Runtime implements LayerNormRuntime {
@@ -212,7 +212,11 @@ export class Runtime implements LayerNormRuntime {
     });
     const inputs: { input: Float32Array; residual?: Float32Array; sum?: Float32Array } = { input: result.vectors[0] };
     if (residual) {
-      inputs.residual = widen(kind.dtype, kind.units(slice(residual)));
+      const units = kind.units(slice(residual));
+      inputs.residual =
+        kind.dtype === 'float32'
+          ? (units as Float32Array).slice()
+          : halfBitsToFloat32(units as Uint16Array, kind.dtype);
       inputs.sum = result.vectors[1];
     }
     return { ...result, eps, dtype: kind.dtype, inputs };
@@ -240,26 +244,4 @@ function describeOption(value: unknown): string {
   return ArrayBuffer.isView(value)
     ? `${value.constructor.name}(${(value as { length?: number }).length})`
     : typeof value;
-}
-
-/** float16 / bfloat16 bits as float32 values (exact), for the stages' residual row. */
-function widen(dtype: DType, units: Float32Array | Uint16Array): Float32Array {
-  if (dtype === 'float32') return (units as Float32Array).slice();
-  const out = new Float32Array(units.length);
-  const bits = new Uint32Array(out.buffer);
-  for (let i = 0; i < units.length; i++) bits[i] = dtype === 'bfloat16' ? units[i] << 16 : halfToFloatBits(units[i]);
-  return out;
-}
-
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-/** The float32 bits of a float16 value (exact, NaN payloads kept), as the kernels widen it. */
-function halfToFloatBits(h: number): number {
-  const sign = (h & 0x8000) << 16;
-  const em = h & 0x7fff;
-  if (em >= 0x7c00) return (sign | 0x7f800000 | (em << 13)) >>> 0;
-  u32[0] = em << 13;
-  f32[0] = f32[0] * 2 ** 112;
-  return (sign | u32[0]) >>> 0;
 }

@@ -4,6 +4,7 @@
  * subnormals and even NaN payloads bit-exact, which going through a JS number would not.
  */
 
+import { float16BitsToFloat32Bits } from '../half.js';
 import { numberError } from '../validate.js';
 
 /** 16 bits as a number: an integer in [0, 65535] (a bit pattern, not a value to round). */
@@ -34,27 +35,11 @@ export function bfloat16ToFloat32(bits: number): number {
   return f32[0]!;
 }
 
-function f16BitsToF32Bits(h: number): number {
-  const sign = (h & 0x8000) << 16;
-  const exponent = (h >>> 10) & 0x1f;
-  let mantissa = h & 0x3ff;
-  if (exponent === 0x1f) return (sign | 0x7f800000 | (mantissa << 13)) >>> 0;
-  if (exponent !== 0) return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
-  if (mantissa === 0) return sign >>> 0;
-  // Subnormal half: shift the leading 1 into the implicit position and lower the exponent.
-  let e = 113;
-  while ((mantissa & 0x400) === 0) {
-    mantissa <<= 1;
-    e--;
-  }
-  return (sign | (e << 23) | ((mantissa & 0x3ff) << 13)) >>> 0;
-}
-
 /** Widens `count` little-endian 16-bit floats starting at bytes[0] into a new Float32Array. */
 export function decodeFloat16(bytes: Uint8Array, count: number = bytes.length >>> 1): Float32Array {
   const out = new Float32Array(count);
   const bits = new Uint32Array(out.buffer);
-  for (let i = 0; i < count; i++) bits[i] = f16BitsToF32Bits(bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
+  for (let i = 0; i < count; i++) bits[i] = float16BitsToFloat32Bits(bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
   return out;
 }
 
