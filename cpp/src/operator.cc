@@ -126,11 +126,16 @@ Status Normalize(const NormCall& c, const Kernel* kernel) {
     return Status::kOk;
   }
   // h goes to sum_out, or to y and is normalized there in place.
+  void* h_out = c.sum_out ? c.sum_out : c.y;
+  if (u.normalize_residual_rows) {
+    u.normalize_residual_rows(c, c.x, c.residual, h_out, c.y, 0, c.rows);
+    return Status::kOk;
+  }
   const std::size_t row_bytes = c.d * u.element_size;
   const std::size_t block = ResidualBlockRows(row_bytes);
   const char* x = static_cast<const char*>(c.x);
   const char* r = static_cast<const char*>(c.residual);
-  char* h = static_cast<char*>(c.sum_out ? c.sum_out : c.y);
+  char* h = static_cast<char*>(h_out);
   char* y = static_cast<char*>(c.y);
   for (std::size_t first = 0; first < c.rows; first += block) {
     const std::size_t n = std::min(block, c.rows - first);

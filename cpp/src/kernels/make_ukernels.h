@@ -3,6 +3,8 @@
 #ifndef LAYERNORM_KERNELS_MAKE_UKERNELS_H_
 #define LAYERNORM_KERNELS_MAKE_UKERNELS_H_
 
+#include <type_traits>
+
 #include "kernels/io.h"
 #include "kernels/row_ukernels.h"
 #include "kernels/ukernels.h"
@@ -13,8 +15,11 @@ namespace layernorm::kernels {
 template <class U>
 constexpr TypeUkernels TypeTable() {
   using S = detail::Schedule<U>;
+  NormalizeResidualRowsFn residual = nullptr;
+  if constexpr (std::is_same_v<typename U::T, float>) residual = &S::NormalizeResidualRows;
   return {sizeof(typename U::T),
           &S::NormalizeRows,
+          residual,
           &S::Statistics,
           &U::template Sums<false>,
           &U::template Sums<true>,

@@ -19,12 +19,23 @@ namespace layernorm::kernels {
 
 template <class Ops, class IoPolicy>
 struct RowUkernels {
+  using Isa = Ops;
   using Io = IoPolicy;
   using T = typename Io::T;
   using F32 = typename Ops::F32;
   using F64 = typename Ops::F64;
 
   // ---- statistics
+
+  // Eight values, as four pairs of doubles, into the sums s1 (values) and s2 (squares).
+  static void AddSums(F64 c0, F64 c1, F64 c2, F64 c3, F64* s1, F64* s2) {
+    *s1 = Ops::Add64(*s1, Ops::Add64(Ops::Add64(c0, c1), Ops::Add64(c2, c3)));
+    AddSquares(c0, c1, c2, c3, s2);
+  }
+  static void AddSquares(F64 c0, F64 c1, F64 c2, F64 c3, F64* s2) {
+    *s2 = Ops::Add64(*s2, Ops::Add64(Ops::Add64(Ops::Mul64(c0, c0), Ops::Mul64(c1, c1)),
+                                     Ops::Add64(Ops::Mul64(c2, c2), Ops::Mul64(c3, c3))));
+  }
 
   template <bool kShift>
   static void SumsStep(const T* p, F64 shift, F64* s1, F64* s2) {
@@ -36,16 +47,13 @@ struct RowUkernels {
       c2 = Ops::Sub64(c2, shift);
       c3 = Ops::Sub64(c3, shift);
     }
-    *s1 = Ops::Add64(*s1, Ops::Add64(Ops::Add64(c0, c1), Ops::Add64(c2, c3)));
-    *s2 = Ops::Add64(*s2, Ops::Add64(Ops::Add64(Ops::Mul64(c0, c0), Ops::Mul64(c1, c1)),
-                                     Ops::Add64(Ops::Mul64(c2, c2), Ops::Mul64(c3, c3))));
+    AddSums(c0, c1, c2, c3, s1, s2);
   }
 
   static void SquaresStep(const T* p, F64* s2) {
     F64 c0, c1, c2, c3;
     Io::Load8Promote(p, &c0, &c1, &c2, &c3);
-    *s2 = Ops::Add64(*s2, Ops::Add64(Ops::Add64(Ops::Mul64(c0, c0), Ops::Mul64(c1, c1)),
-                                     Ops::Add64(Ops::Mul64(c2, c2), Ops::Mul64(c3, c3))));
+    AddSquares(c0, c1, c2, c3, s2);
   }
 
   // The last d % 8 elements, folded into the vector accumulators.
@@ -115,10 +123,93 @@ struct RowUkernels {
     return ((x - p.mu_hi) - p.mu_lo) * p.rstd32;
   }
 
+  // ---- what the output loop does with the next row, 8 values per iteration
+
+  // Nothing: the row is the last, or the next one overlaps this output.
+  struct NoNext {
+    void Step(F64*, F64*) {}
+    void StepSquares(F64*) {}
+    void Finish(std::size_t, F64, F64, double*, double*) {}
+    void FinishSquares(std::size_t, F64, double*) {}
+  };
+
+  // Sums the next row.
+  struct SumNext {
+    const T* x;
+    void Step(F64* s1, F64* s2) {
+      SumsStep<false>(x, Ops::Splat64(0.0), s1, s2);
+      x += 8;
+    }
+    void StepSquares(F64* s2) {
+      SquaresStep(x, s2);
+      x += 8;
+    }
+    void Finish(std::size_t n, F64 s1, F64 s2, double* sum, double* squares) {
+      FinishSums<false>(x, n, 0.0, s1, s2, sum, squares);
+    }
+    void FinishSquares(std::size_t n, F64 s2, double* squares) {
+      RowUkernels::FinishSquares(x, n, s2, squares);
+    }
+  };
+
+  // Forms the next row of a fused call, h = (x + r) + bias, stores it and sums it: each h is made,
+  // stored and loaded once. The sums are of the float32 values stored, in the order SumsStep
+  // takes them, so they are those of the stored row.
+  template <bool kBias>
+  struct AddNext {
+    const T* x;
+    const T* r;
+    const float* bias;
+    T* h;
+    void Form(F32* h0, F32* h1) {
+      F32 x0, x1, r0, r1;
+      Io::Load8(x, &x0, &x1);
+      Io::Load8(r, &r0, &r1);
+      *h0 = Ops::Add32(x0, r0);
+      *h1 = Ops::Add32(x1, r1);
+      if constexpr (kBias) {
+        *h0 = Ops::Add32(*h0, Ops::Load(bias));
+        *h1 = Ops::Add32(*h1, Ops::Load(bias + 4));
+        bias += 8;
+      }
+      Io::Store8(h, *h0, *h1);
+      x += 8;
+      r += 8;
+      h += 8;
+    }
+    void Step(F64* s1, F64* s2) {
+      F32 h0, h1;
+      Form(&h0, &h1);
+      AddSums(Ops::PromoteLo(h0), Ops::PromoteHi(h0), Ops::PromoteLo(h1), Ops::PromoteHi(h1), s1,
+              s2);
+    }
+    void StepSquares(F64* s2) {
+      F32 h0, h1;
+      Form(&h0, &h1);
+      AddSquares(Ops::PromoteLo(h0), Ops::PromoteHi(h0), Ops::PromoteLo(h1), Ops::PromoteHi(h1),
+                 s2);
+    }
+    void FormTail(std::size_t n) {
+      for (std::size_t j = 0; j < n; ++j) {
+        float v = Io::Get(x + j) + Io::Get(r + j);
+        if constexpr (kBias) v = v + bias[j];
+        Io::Put(h + j, v);
+      }
+    }
+    void Finish(std::size_t n, F64 s1, F64 s2, double* sum, double* squares) {
+      FormTail(n);
+      FinishSums<false>(h, n, 0.0, s1, s2, sum, squares);
+    }
+    void FinishSquares(std::size_t n, F64 s2, double* squares) {
+      FormTail(n);
+      RowUkernels::FinishSquares(h, n, s2, squares);
+    }
+  };
+
   // ---- LayerNorm rows
 
-  template <bool kGamma, bool kBeta, bool kNext>
-  static void LayerNormFast(const RowParams& p, const T* x, T* y, std::size_t d, const T* xn,
+  template <bool kGamma, bool kBeta, class Next>
+  static void LayerNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
                             double* sum, double* squares) {
     const float* gamma = p.gamma;
     const float* beta = p.beta;
@@ -137,17 +228,14 @@ struct RowUkernels {
                  AffineVec<kGamma, kBeta>(t1, gamma, beta, 4));
       if constexpr (kGamma) gamma += 8;
       if constexpr (kBeta) beta += 8;
-      if constexpr (kNext) {
-        SumsStep<false>(xn, zero, &s1, &s2);
-        xn += 8;
-      }
+      next.Step(&s1, &s2);
     }
     for (; x != end; ++x, ++y) {
       Io::Put(y, Affine<kGamma, kBeta>(CenterScale(Io::Get(x), p), gamma, beta));
       if constexpr (kGamma) ++gamma;
       if constexpr (kBeta) ++beta;
     }
-    if constexpr (kNext) FinishSums<false>(xn, d & 7, 0.0, s1, s2, sum, squares);
+    next.Finish(d & 7, s1, s2, sum, squares);
   }
 
   // The wide path keeps the gain and bias in double too, so each output is rounded once: the
@@ -191,8 +279,8 @@ struct RowUkernels {
 
   // ---- RMSNorm rows: x̂ = x * rstd, then the gain
 
-  template <bool kGamma, bool kNext>
-  static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, const T* xn,
+  template <bool kGamma, class Next>
+  static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
                           double* squares) {
     const float* gamma = p.gamma;
     const F32 rstd = Ops::Splat32(p.rstd32);
@@ -204,16 +292,32 @@ struct RowUkernels {
       Io::Store8(y, AffineVec<kGamma, false>(Ops::Mul32(a, rstd), gamma, nullptr, 0),
                  AffineVec<kGamma, false>(Ops::Mul32(b, rstd), gamma, nullptr, 4));
       if constexpr (kGamma) gamma += 8;
-      if constexpr (kNext) {
-        SquaresStep(xn, &s2);
-        xn += 8;
-      }
+      next.StepSquares(&s2);
     }
     for (; x != end; ++x, ++y) {
       Io::Put(y, Affine<kGamma, false>(Io::Get(x) * p.rstd32, gamma, nullptr));
       if constexpr (kGamma) ++gamma;
     }
-    if constexpr (kNext) FinishSquares(xn, d & 7, s2, squares);
+    next.FinishSquares(d & 7, s2, squares);
+  }
+
+  // ---- whole rows to and from float32 (the staging of the 16-bit types, src/schedule.h)
+
+  static void Widen(const T* x, float* out, std::size_t n) {
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+      F32 a, b;
+      Io::Load8(x + j, &a, &b);
+      Ops::Store(out + j, a);
+      Ops::Store(out + j + 4, b);
+    }
+    for (; j < n; ++j) out[j] = Io::Get(x + j);
+  }
+
+  static void Narrow(const float* in, T* y, std::size_t n) {
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8) Io::Store8(y + j, Ops::Load(in + j), Ops::Load(in + j + 4));
+    for (; j < n; ++j) Io::Put(y + j, in[j]);
   }
 
   // ---- the residual add of a fused call
@@ -243,23 +347,51 @@ struct RowUkernels {
 
   // ---- entry points: the gain/bias specialization is picked once per row
 
+  template <class Next>
+  static void LayerNormWith(const RowParams& p, const void* xv, void* yv, std::size_t d, Next next,
+                            double* sum, double* squares) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    if (p.gamma && p.beta) return LayerNormFast<true, true>(p, x, y, d, next, sum, squares);
+    if (p.gamma) return LayerNormFast<true, false>(p, x, y, d, next, sum, squares);
+    if (p.beta) return LayerNormFast<false, true>(p, x, y, d, next, sum, squares);
+    return LayerNormFast<false, false>(p, x, y, d, next, sum, squares);
+  }
+  template <class Next>
+  static void RmsNormWith(const RowParams& p, const void* xv, void* yv, std::size_t d, Next next,
+                          double* squares) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    if (p.gamma) return RmsNormFast<true>(p, x, y, d, next, squares);
+    return RmsNormFast<false>(p, x, y, d, next, squares);
+  }
+
   static void LayerNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
-    LayerNormDispatch<false>(p, x, y, d, nullptr, nullptr, nullptr);
+    LayerNormWith(p, x, y, d, NoNext{}, nullptr, nullptr);
   }
   static void LayerNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
                                    const void* xn, double* sum, double* squares) {
-    LayerNormDispatch<true>(p, x, y, d, xn, sum, squares);
+    LayerNormWith(p, x, y, d, SumNext{static_cast<const T*>(xn)}, sum, squares);
   }
-  template <bool kNext>
-  static void LayerNormDispatch(const RowParams& p, const void* xv, void* yv, std::size_t d,
-                                const void* xnv, double* sum, double* squares) {
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
-    const T* xn = static_cast<const T*>(xnv);
-    if (p.gamma && p.beta) return LayerNormFast<true, true, kNext>(p, x, y, d, xn, sum, squares);
-    if (p.gamma) return LayerNormFast<true, false, kNext>(p, x, y, d, xn, sum, squares);
-    if (p.beta) return LayerNormFast<false, true, kNext>(p, x, y, d, xn, sum, squares);
-    return LayerNormFast<false, false, kNext>(p, x, y, d, xn, sum, squares);
+  static void RmsNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    RmsNormWith(p, x, y, d, NoNext{}, nullptr);
+  }
+  static void RmsNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                 const void* xn, double* squares) {
+    RmsNormWith(p, x, y, d, SumNext{static_cast<const T*>(xn)}, squares);
+  }
+  // The next row of a fused call: h = (xn + rn) + bias formed into hn while this row is written.
+  static void LayerNormFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                      const T* xn, const T* rn, const float* bias, T* hn,
+                                      double* sum, double* squares) {
+    if (bias) return LayerNormWith(p, x, y, d, AddNext<true>{xn, rn, bias, hn}, sum, squares);
+    LayerNormWith(p, x, y, d, AddNext<false>{xn, rn, nullptr, hn}, sum, squares);
+  }
+  static void RmsNormFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                    const T* xn, const T* rn, const float* bias, T* hn,
+                                    double* squares) {
+    if (bias) return RmsNormWith(p, x, y, d, AddNext<true>{xn, rn, bias, hn}, squares);
+    RmsNormWith(p, x, y, d, AddNext<false>{xn, rn, nullptr, hn}, squares);
   }
   static void LayerNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
     const T* x = static_cast<const T*>(xv);
@@ -268,22 +400,6 @@ struct RowUkernels {
     if (p.gamma) return Wide<true, true, false>(p, x, y, d);
     if (p.beta) return Wide<true, false, true>(p, x, y, d);
     return Wide<true, false, false>(p, x, y, d);
-  }
-  static void RmsNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
-    RmsNormDispatch<false>(p, x, y, d, nullptr, nullptr);
-  }
-  static void RmsNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
-                                 const void* xn, double* squares) {
-    RmsNormDispatch<true>(p, x, y, d, xn, squares);
-  }
-  template <bool kNext>
-  static void RmsNormDispatch(const RowParams& p, const void* xv, void* yv, std::size_t d,
-                              const void* xnv, double* squares) {
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
-    const T* xn = static_cast<const T*>(xnv);
-    if (p.gamma) return RmsNormFast<true, kNext>(p, x, y, d, xn, squares);
-    return RmsNormFast<false, kNext>(p, x, y, d, xn, squares);
   }
   static void RmsNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
     const T* x = static_cast<const T*>(xv);

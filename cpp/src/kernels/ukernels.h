@@ -41,6 +41,10 @@ using AddFn = void (*)(const void* x, const void* r, const float* bias, void* h,
 // Rows [first, first + rows) of a call from x into y, scheduled as src/schedule.h describes.
 using NormalizeRowsFn = void (*)(const NormCall& call, const void* x, void* y, std::size_t first,
                                  std::size_t rows);
+// Rows [first, first + rows) of a fused call: h = (x + r) + bias formed into h and normalized
+// into y, the next row formed while this one is written.
+using NormalizeResidualRowsFn = void (*)(const NormCall& call, const void* x, const void* r,
+                                         void* h, void* y, std::size_t first, std::size_t rows);
 // The statistics of one row of a call.
 using StatisticsFn = RowStats (*)(const NormCall& call, const void* row);
 
@@ -48,6 +52,8 @@ using StatisticsFn = RowStats (*)(const NormCall& call, const void* row);
 struct TypeUkernels {
   std::size_t element_size;
   NormalizeRowsFn normalize_rows;
+  // float32 only; the 16-bit types form h block by block and normalize it as staged rows.
+  NormalizeResidualRowsFn normalize_residual_rows;
   StatisticsFn statistics;
   SumsFn sums;
   SumsFn sums_shifted;

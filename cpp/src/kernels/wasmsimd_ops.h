@@ -45,78 +45,112 @@ struct WasmSimdOps {
   static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
 
   // float16 and bfloat16, 8 values per 128-bit load or store (4 for the tails of the wide path),
-  // with the rounding and NaN rules of half.h; the 32-bit integer lanes hold one value each.
+  // with the rounding and NaN rules of half.h. What can be done on all 8 values at once (16-bit
+  // lanes: signs, masks, the narrowing) is; only the float arithmetic needs 32-bit lanes.
   static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
-    const v128_t v = wasm_v128_load(p);
-    *lo = HalfToFloat(wasm_u32x4_extend_low_u16x8(v));
-    *hi = HalfToFloat(wasm_u32x4_extend_high_u16x8(v));
+    const v128_t h = wasm_v128_load(p);
+    const v128_t sign = wasm_v128_and(h, wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
+    const v128_t em = wasm_v128_xor(h, sign);
+    const v128_t special = wasm_i16x8_gt(em, wasm_i16x8_splat(0x7bff));  // Inf or NaN
+    const v128_t zero = wasm_i32x4_splat(0);
+    *lo = HalfToFloat(wasm_i16x8_shuffle(em, zero, 0, 8, 1, 9, 2, 10, 3, 11),
+                      wasm_i16x8_shuffle(special, special, 0, 0, 1, 1, 2, 2, 3, 3),
+                      wasm_i16x8_shuffle(zero, sign, 0, 8, 1, 9, 2, 10, 3, 11));
+    *hi = HalfToFloat(wasm_i16x8_shuffle(em, zero, 4, 12, 5, 13, 6, 14, 7, 15),
+                      wasm_i16x8_shuffle(special, special, 4, 4, 5, 5, 6, 6, 7, 7),
+                      wasm_i16x8_shuffle(zero, sign, 4, 12, 5, 13, 6, 14, 7, 15));
   }
   static F32 LoadF16x4(const std::uint16_t* p) {
-    return HalfToFloat(wasm_u32x4_extend_low_u16x8(wasm_v128_load64_zero(p)));
+    F32 lo, hi;
+    LoadF16x8(Tail8(p, 4).data, &lo, &hi);
+    return lo;
   }
   static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
-    wasm_v128_store(p, wasm_u16x8_narrow_i32x4(FloatToHalf(lo), FloatToHalf(hi)));
+    const v128_t magnitude = wasm_i16x8_narrow_i32x4(HalfMagnitude(lo), HalfMagnitude(hi));
+    const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
+    const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
+    const v128_t quiet = wasm_i16x8_splat(0x7e00);
+    wasm_v128_store(p, wasm_v128_or(wasm_v128_bitselect(quiet, magnitude, nan), sign));
   }
   static void StoreF16x4(std::uint16_t* p, F32 a) {
-    const v128_t h = FloatToHalf(a);
-    wasm_v128_store64_lane(p, wasm_u16x8_narrow_i32x4(h, h), 0);
+    alignas(16) std::uint16_t out[8];
+    StoreF16x8(out, a, a);
+    for (int i = 0; i < 4; ++i) p[i] = out[i];
   }
   static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
-    const v128_t v = wasm_v128_load(p);
-    *lo = wasm_i32x4_shl(wasm_u32x4_extend_low_u16x8(v), 16);
-    *hi = wasm_i32x4_shl(wasm_u32x4_extend_high_u16x8(v), 16);
+    // A bfloat16 is the top half of its float32: each value goes above a zero half.
+    const v128_t b = wasm_v128_load(p);
+    const v128_t zero = wasm_i32x4_splat(0);
+    *lo = wasm_i16x8_shuffle(zero, b, 0, 8, 1, 9, 2, 10, 3, 11);
+    *hi = wasm_i16x8_shuffle(zero, b, 4, 12, 5, 13, 6, 14, 7, 15);
   }
   static F32 LoadBF16x4(const std::uint16_t* p) {
-    return wasm_i32x4_shl(wasm_u32x4_extend_low_u16x8(wasm_v128_load64_zero(p)), 16);
+    return wasm_i16x8_shuffle(wasm_i32x4_splat(0), wasm_v128_load64_zero(p), 0, 8, 1, 9, 2, 10, 3,
+                              11);
   }
   static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
-    wasm_v128_store(p, wasm_u16x8_narrow_i32x4(FloatToBrain(lo), FloatToBrain(hi)));
+    const v128_t rounded = wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi));
+    const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
+    const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
+    const v128_t quiet = wasm_v128_or(sign, wasm_i16x8_splat(0x7fc0));
+    wasm_v128_store(p, wasm_v128_bitselect(quiet, rounded, nan));
   }
   static void StoreBF16x4(std::uint16_t* p, F32 a) {
-    const v128_t b = FloatToBrain(a);
-    wasm_v128_store64_lane(p, wasm_u16x8_narrow_i32x4(b, b), 0);
+    alignas(16) std::uint16_t out[8];
+    StoreBF16x8(out, a, a);
+    for (int i = 0; i < 4; ++i) p[i] = out[i];
   }
 
  private:
   static v128_t U32(std::uint32_t u) { return wasm_i32x4_splat(static_cast<std::int32_t>(u)); }
 
-  // half.h's F16ToF32 on four lanes: the Inf/NaN lanes are picked from their own formula.
-  static F32 HalfToFloat(v128_t h) {
-    const v128_t sign = wasm_i32x4_shl(wasm_v128_and(h, U32(0x8000u)), 16);
-    const v128_t em = wasm_v128_and(h, U32(0x7fffu));
-    const v128_t shifted = wasm_i32x4_shl(em, 13);
-    const v128_t finite = wasm_f32x4_mul(shifted, wasm_f32x4_splat(0x1p112f));
-    const v128_t special = wasm_v128_or(shifted, U32(0x7f800000u));
-    const v128_t is_special = wasm_u32x4_ge(em, U32(0x7c00u));
-    return wasm_v128_or(sign, wasm_v128_bitselect(special, finite, is_special));
+  struct Eight {
+    alignas(16) std::uint16_t data[8];
+  };
+  // n values from p, zero-padded to eight.
+  static Eight Tail8(const std::uint16_t* p, int n) {
+    Eight e{};
+    for (int i = 0; i < n; ++i) e.data[i] = p[i];
+    return e;
   }
 
-  // half.h's F32ToF16 on four lanes: each of its three cases computed, the right one selected.
-  static v128_t FloatToHalf(F32 f) {
-    const v128_t sign = wasm_v128_and(wasm_u32x4_shr(f, 16), U32(0x8000u));
+  // half.h's F16ToF32 on four lanes: em (the value without its sign, moved up 13 bits and scaled
+  // by 2^112, which rebiases the exponent and normalizes a subnormal), Inf/NaN given the float's
+  // all-ones exponent (their scaled value, 2^16 or more, already has its low exponent bits set),
+  // and the sign in the top bit.
+  static F32 HalfToFloat(v128_t em, v128_t special, v128_t sign) {
+    const v128_t finite = wasm_f32x4_mul(wasm_i32x4_shl(em, 13), wasm_f32x4_splat(0x1p112f));
+    return wasm_v128_or(wasm_v128_or(finite, wasm_v128_and(special, U32(0x7f800000u))), sign);
+  }
+
+  // The float16 bits of |f| (finite f), rounded to nearest even by a float32 addition: |f| is
+  // scaled by 4 (overflowing to Inf from 2^16 on, through the 2^112 step), then added to a power of
+  // two 2^15 times its own exponent (at least 2^1, the subnormal halves' case), which leaves the
+  // half's 10 mantissa bits at the bottom of the sum's 23, rounded; the exponent of the sum is the
+  // half's exponent, rebiased, and a carry out of the mantissa moves into it by the addition.
+  static v128_t HalfMagnitude(F32 f) {
     const v128_t a = wasm_v128_and(f, U32(0x7fffffffu));
-    const v128_t nan = wasm_u32x4_gt(a, U32(0x7f800000u));
-    const v128_t big = wasm_v128_bitselect(U32(0x7e00u), U32(0x7c00u), nan);
-    const v128_t small =
-        wasm_i32x4_sub(wasm_f32x4_add(a, wasm_f32x4_splat(0.5f)), U32(0x3f000000u));
-    const v128_t odd = wasm_v128_and(wasm_u32x4_shr(a, 13), U32(1u));
-    const v128_t normal =
-        wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(a, U32(0x0fffu - 0x38000000u)), odd), 13);
-    const v128_t h = wasm_v128_bitselect(
-        big, wasm_v128_bitselect(small, normal, wasm_u32x4_lt(a, U32(0x38800000u))),
-        wasm_u32x4_ge(a, U32(0x47800000u)));
-    return wasm_v128_or(h, sign);
+    const v128_t scaled =
+        wasm_f32x4_mul(wasm_f32x4_mul(a, wasm_f32x4_splat(0x1p112f)), wasm_f32x4_splat(0x1p-110f));
+    const v128_t exponent = wasm_i32x4_max(wasm_v128_and(a, U32(0x7f800000u)), U32(0x38800000u));
+    const v128_t sum = wasm_f32x4_add(wasm_i32x4_add(exponent, U32(0x07800000u)), scaled);
+    return wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(sum, 13), U32(0x7c00u)),
+                          wasm_v128_and(sum, U32(0x0fffu)));
   }
 
-  // half.h's F32ToBF16 on four lanes.
-  static v128_t FloatToBrain(F32 f) {
+  // The bfloat16 bits of f (not NaN), rounded to nearest even.
+  static v128_t BrainRounded(F32 f) {
     const v128_t odd = wasm_v128_and(wasm_u32x4_shr(f, 16), U32(1u));
-    const v128_t rounded = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(f, U32(0x7fffu)), odd), 16);
-    const v128_t quiet =
-        wasm_v128_or(wasm_v128_and(wasm_u32x4_shr(f, 16), U32(0x8000u)), U32(0x7fc0u));
-    const v128_t nan = wasm_u32x4_gt(wasm_v128_and(f, U32(0x7fffffffu)), U32(0x7f800000u));
-    return wasm_v128_bitselect(quiet, rounded, nan);
+    return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(f, U32(0x7fffu)), odd), 16);
   }
+
+  // All ones in the NaN lanes (signed comparison: the magnitude is at most 0x7fffffff).
+  static v128_t IsNaN(F32 f) {
+    return wasm_i32x4_gt(wasm_v128_and(f, U32(0x7fffffffu)), U32(0x7f800000u));
+  }
+
+  // The sign alone; a signed saturating narrowing turns it into 0x8000 or 0.
+  static v128_t SignBit(F32 f) { return wasm_v128_and(f, U32(0x80000000u)); }
 };
 
 }  // namespace layernorm::kernels

@@ -1,0 +1,110 @@
+// The operations around a final norm (issue 14): statistics from the same pass, the fused residual
+// add, RMSNorm, and float16 / bfloat16 activations, each beside the call it is measured against
+// (layerNorm into a caller's array) and, for the residual, the JS add loop a caller would write.
+// Every candidate is checked against the package's float64 oracle for what it computes.
+
+/** Residual stream values for rows × d (deterministic, activation-like). */
+function residualData(rows, d) {
+  const r = new Float32Array(rows * d);
+  for (let i = 0; i < r.length; i++) r[i] = Math.sin(i * 0.7071) * 0.8;
+  return r;
+}
+
+/**
+ * { candidates, references, cleanups } for shape rows × d: candidates carry `reference` (a key of
+ * `references`) and, for 16-bit outputs, `widen` (to float32) and `tolerance`.
+ */
+export function normCandidates(env, rows, d, data) {
+  const rt = env.lnw?.simd;
+  const pkg = env.pkg;
+  if (!rt || !pkg) return { candidates: [], references: {}, cleanups: [] };
+  const { x, gamma, beta } = data;
+  const n = rows * d;
+  const eps = env.eps;
+  const r = residualData(rows, d);
+  const references = {
+    'residual-gb': () => pkg.layerNormReference(x, d, { gamma, beta, eps, residual: r }),
+    'rms-g': () => pkg.rmsNormReference(x, d, { gamma, eps }),
+  };
+  const out = new Float32Array(n);
+  const mean = new Float64Array(rows),
+    rstd = new Float64Array(rows);
+  const h = new Float32Array(n);
+  const candidates = [
+    {
+      id: 'lnw-simd:stats:gb',
+      name: 'layernorm-wasm simd, caller out + mean/rstd from the same pass',
+      variant: 'gb',
+      run: () => rt.layerNorm(x, d, { gamma, beta, eps, out, mean, rstd }),
+      result: () => out,
+    },
+    {
+      id: 'lnw-simd:residual:gb',
+      name: 'layernorm-wasm simd, fused residual add, caller out',
+      variant: 'gb',
+      reference: 'residual-gb',
+      run: () => rt.layerNorm(x, d, { gamma, beta, eps, residual: r, out }),
+      result: () => out,
+    },
+    {
+      id: 'lnw-simd:residual-sum:gb',
+      name: 'layernorm-wasm simd, fused residual add, caller out + sumOut',
+      variant: 'gb',
+      reference: 'residual-gb',
+      run: () => rt.layerNorm(x, d, { gamma, beta, eps, residual: r, sumOut: h, out }),
+      result: () => out,
+    },
+    {
+      id: 'js-add+lnw:gb',
+      name: 'JS add loop, then layernorm-wasm simd caller out',
+      variant: 'gb',
+      reference: 'residual-gb',
+      run: () => {
+        for (let i = 0; i < n; i++) h[i] = x[i] + r[i];
+        rt.layerNorm(h, d, { gamma, beta, eps, out });
+      },
+      result: () => out,
+    },
+    {
+      id: 'lnw-simd:rms:nb',
+      name: 'layernorm-wasm simd, rmsNorm caller out',
+      variant: 'nb',
+      reference: 'rms-g',
+      run: () => rt.rmsNorm(x, d, { gamma, eps, out }),
+      result: () => out,
+    },
+  ];
+  for (const [dtype, tolerance] of [
+    ['float16', 1e-2],
+    ['bfloat16', 8e-2],
+  ]) {
+    const xh = pkg.float32ToHalfBits(x, dtype);
+    const oh = new Uint16Array(n);
+    candidates.push({
+      id: `lnw-simd:${dtype}:gb`,
+      name: `layernorm-wasm simd, ${dtype} in and out, caller out`,
+      variant: 'gb',
+      tolerance,
+      run: () => rt.layerNorm(xh, d, { gamma, beta, eps, dtype, out: oh }),
+      result: () => pkg.halfBitsToFloat32(oh, dtype),
+    });
+  }
+  return { candidates, references, cleanups: [] };
+}
+
+/** Target lines for these candidates (issue 14's speed targets), given cmpRatio from core.mjs. */
+export function normTargets(cmpRatio) {
+  const s = [1024, 768];
+  cmpRatio(
+    '[1024×768] mean/rstd from the same pass vs plain caller out',
+    s,
+    'lnw-simd:stats:gb',
+    'lnw-simd:out:gb',
+    1.05,
+  );
+  cmpRatio('[1024×768] fused residual vs plain caller out', s, 'lnw-simd:residual:gb', 'lnw-simd:out:gb', 1.25);
+  cmpRatio('[1024×768] fused residual vs JS add loop + layerNorm', s, 'lnw-simd:residual:gb', 'js-add+lnw:gb', 0.5);
+  cmpRatio('[1024×768] rmsNorm vs layerNorm (gain only), caller out', s, 'lnw-simd:rms:nb', 'lnw-simd:out:nb', 1.0);
+  cmpRatio('[1024×768] float16 in/out vs float32, caller out', s, 'lnw-simd:float16:gb', 'lnw-simd:out:gb', 0.8);
+  cmpRatio('[1024×768] bfloat16 in/out vs float32, caller out', s, 'lnw-simd:bfloat16:gb', 'lnw-simd:out:gb', 0.8);
+}
