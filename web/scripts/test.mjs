@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs what is missing, builds, then runs every suite: the native C++ tests
-// (GoogleTest through CTest, real SIMD kernel via SIMDe), the same under ASan + UBSan, the
-// Vitest suites (both wasm backends, bad inputs, memory, I/O, loading, seeded fuzzing, the packed
-// tarball), the Playwright suite in Chromium, setup.mjs's checks against faked tools and
+// (GoogleTest through CTest, real SIMD kernel via SIMDe), the same under ASan + UBSan, the C++
+// library installed and used by cpp/examples/native, the Vitest suites (both wasm backends, bad
+// inputs, memory, I/O, loading, seeded fuzzing, the packed tarball), the Playwright suite in Chromium, setup.mjs's checks against faked tools and
 // prefixes, and `npm start`'s clean stop on SIGTERM / SIGINT (last: it rebuilds dist/). The
 // bundler matrix is `npm run test:bundlers`.
 // Flags: --skip-cpp, --skip-browser, --skip-start (for quick local loops).
@@ -28,6 +28,8 @@ if (cpp) {
   run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
   console.log('\n== C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer ==');
   run(process.execPath, ['web/scripts/test-sanitizers.mjs']);
+  console.log('\n== The C++ library installed, and as a subdirectory, in a native example ==');
+  run(process.execPath, ['web/scripts/test-install.mjs']);
 }
 
 console.log('\n== JavaScript tests (Vitest) ==');
