@@ -13,7 +13,8 @@ const tracked = (patterns) =>
     .split('\n')
     .filter(Boolean);
 
-const cpp = tracked(['cpp/*.h', 'cpp/*.cc', 'cpp/*.inc']).filter((f) => !f.endsWith('.inc'));
+// registry.inc is a list of macro calls, which clang-format would re-flow.
+const cpp = tracked(['cpp/*.h', 'cpp/*.cc']);
 execFileSync('clang-format', [fix ? '-i' : '--dry-run', ...(fix ? [] : ['-Werror']), ...cpp], {
   cwd: root,
   stdio: 'inherit',
