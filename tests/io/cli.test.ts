@@ -14,9 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../web/src/cli.js';
+import { runCli } from '../../web/src/cli/index.js';
 import { readNpy, writeNpy } from '../../web/src/io/index.js';
-import { layerNormReference } from '../../web/src/reference.js';
+import { compareOutputs } from '../../web/src/metrics.js';
+import { layerNormReference, rmsNormReference } from '../../web/src/reference.js';
 import type { LayerNormRuntime } from '../../web/src/types.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { buildGguf, buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
@@ -25,28 +26,36 @@ const SEED = 31337;
 const D = 32;
 const ROWS = 6;
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const distCli = join(root, 'dist', 'cli.js');
+const distCli = join(root, 'dist', 'cli', 'index.js');
 
 /** The runtime contract backed by the float64 reference, so the CLI runs without the wasm build. */
+/** The float64 statistics of each row (RMSNorm: mean 0), into the call's mean / rstd. */
+function rowStats(x: Float32Array, d: number, eps: number, rms: boolean, mean?: Float64Array, rstd?: Float64Array) {
+  for (let r = 0; r < x.length / d; r++) {
+    const row = x.subarray(r * d, (r + 1) * d);
+    const m = rms ? 0 : row.reduce((a, b) => a + b, 0) / d;
+    const v = row.reduce((a, b) => a + (b - m) ** 2, 0) / d;
+    if (mean) mean[r] = m;
+    if (rstd) rstd[r] = 1 / Math.sqrt(v + eps);
+  }
+}
+
+/** A runtime made of the float64 oracles, so the in-process tests check the program, not a kernel. */
 async function referenceRuntime(): Promise<LayerNormRuntime> {
+  type Options = { gamma?: Float32Array | null; beta?: Float32Array | null; eps?: number } & {
+    mean?: Float64Array;
+    rstd?: Float64Array;
+  };
   return {
     backend: 'scalar',
     kernel: 'reference',
-    layerNorm: (
-      x: Float32Array,
-      d: number,
-      o?: { gamma?: Float32Array | null; beta?: Float32Array | null; eps?: number },
-    ) => layerNormReference(x, d, o),
-    layerNormStats(x: Float32Array, d: number, o?: { eps?: number }) {
-      const rows = x.length / d;
-      const [mean, variance, rstd] = [new Float32Array(rows), new Float32Array(rows), new Float32Array(rows)];
-      for (let r = 0; r < rows; r++) {
-        const row = x.subarray(r * d, (r + 1) * d);
-        const m = row.reduce((a, b) => a + b, 0) / d;
-        const v = row.reduce((a, b) => a + (b - m) ** 2, 0) / d;
-        [mean[r], variance[r], rstd[r]] = [m, v, 1 / Math.sqrt(v + (o?.eps ?? 1e-5))];
-      }
-      return { mean, variance, rstd };
+    layerNorm(x: Float32Array, d: number, o: Options = {}) {
+      rowStats(x, d, o.eps ?? 1e-5, false, o.mean, o.rstd);
+      return layerNormReference(x, d, { gamma: o.gamma, beta: o.beta, eps: o.eps });
+    },
+    rmsNorm(x: Float32Array, d: number, o: Options = {}) {
+      rowStats(x, d, o.eps ?? 1e-5, true, undefined, o.rstd);
+      return rmsNormReference(x, d, { gamma: o.gamma, eps: o.eps });
     },
   } as unknown as LayerNormRuntime;
 }
@@ -315,7 +324,7 @@ describe('CLI (in process, reference runtime)', () => {
     expect(res.out).toContain('result    FAIL: 4 non-finite values disagree');
   });
 
-  it('refuses an RMSNorm checkpoint, saying what it holds', async () => {
+  it("runs an RMSNorm checkpoint as RMSNorm, with the checkpoint's ε", async () => {
     const llama = buildGguf(
       [
         ['general.architecture', { type: 'string', value: 'llama' }],
@@ -324,12 +333,16 @@ describe('CLI (in process, reference runtime)', () => {
       [{ name: 'output_norm.weight', dims: [D], type: 0, data: f32Bytes(gamma) }],
     );
     writeFileSync(p('llama.gguf'), llama);
-    const res = await cli('--weights', p('llama.gguf'), '--in', p('x.npy'));
-    expect(res.code).toBe(1);
-    expect(res.err).toContain(
-      `layernorm-wasm: ${p('llama.gguf')} (${llama.length} bytes): invalid gguf: expected a LayerNorm, got an RMSNorm: ` +
-        '"output_norm.weight" is the gain of an RMSNorm (general.architecture "llama", llama.attention.layer_norm_rms_epsilon = 0.000001)',
-    );
+    const res = await cli('--weights', p('llama.gguf'), '--in', p('x.npy'), '--out', p('y_rms.npy'));
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain(`weights   RMSNorm output_norm.weight [F32] from ${p('llama.gguf')}`);
+    // The ε the GGUF states (a float32, read as the shortest decimal that is that float32).
+    expect(res.out).toContain('eps = 0.000001 (from the checkpoint)');
+    expect(res.out).not.toContain('mean      ');
+    const y = readNpy(new Uint8Array(readFileSync(p('y_rms.npy'))));
+    const exact = rmsNormReference(x, D, { gamma, eps: 1e-6 });
+    expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
   });
 
   it('names a local checkpoint by its path in messages', async () => {
@@ -353,7 +366,7 @@ describe('CLI (in process, reference runtime)', () => {
 
 // The built package, as `npx layernorm-wasm` runs it. `npm test` builds dist/ first; without it
 // this block fails (it does not skip): run `npm run build`.
-describe('CLI (dist/cli.js)', () => {
+describe('CLI (dist/cli/index.js)', () => {
   beforeAll(() => {
     expect(existsSync(distCli), `${distCli} is missing: run npm run build`).toBe(true);
     expect(

@@ -46,5 +46,5 @@ for (const f of readdirSync(srcWasm).filter((f) => f.endsWith('.d.ts')))
   copyFileSync(join(srcWasm, f), join(wasmOut, f));
 
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
-if (existsSync(join(root, 'dist', 'cli.js'))) chmodSync(join(root, 'dist', 'cli.js'), 0o755);
+if (existsSync(join(root, 'dist', 'cli', 'index.js'))) chmodSync(join(root, 'dist', 'cli', 'index.js'), 0o755);
 console.log('Built dist/ (wasm: simd + scalar)');
