@@ -33,7 +33,8 @@ double WorstError(const layernorm::NormCall& call, const std::vector<float>& y) 
 int main() {
   const std::size_t rows = 4, d = 768;
   std::vector<float> x(rows * d), gamma(d), beta(d), y(rows * d);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37 * i) + (i % d == 447 ? 300.0f : 0.0f);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = std::sin(0.37 * i) + (i % d == 447 ? 300.0f : 0.0f);
   for (std::size_t j = 0; j < d; ++j) {
     gamma[j] = 1.0f + 0.1f * std::cos(0.5 * j);
     beta[j] = 0.05f * std::sin(0.25 * j);
@@ -52,8 +53,9 @@ int main() {
   call.rstd = rstd.data();
   if (layernorm::Normalize(call) != layernorm::Status::kOk) return 1;
   const double ln_error = WorstError(call, y);
-  std::printf("LayerNorm (%s): y[447] = %.6f, mean[0] = %.6f, rstd[0] = %.6f, worst %.2f spacings\n",
-              layernorm::DefaultKernel().name, y[447], mean[0], rstd[0], ln_error);
+  std::printf(
+      "LayerNorm (%s): y[447] = %.6f, mean[0] = %.6f, rstd[0] = %.6f, worst %.2f spacings\n",
+      layernorm::DefaultKernel().name, y[447], mean[0], rstd[0], ln_error);
 
   call.norm = layernorm::Norm::kRmsNorm;
   call.beta = nullptr;
@@ -61,7 +63,8 @@ int main() {
   call.eps = 1e-6;
   if (layernorm::Normalize(call) != layernorm::Status::kOk) return 1;
   const double rms_error = WorstError(call, y);
-  std::printf("RMSNorm: y[447] = %.6f, rstd[0] = %.6f, worst %.2f spacings\n", y[447], rstd[0], rms_error);
+  std::printf("RMSNorm: y[447] = %.6f, rstd[0] = %.6f, worst %.2f spacings\n", y[447], rstd[0],
+              rms_error);
 
   // A bad argument is a status, never a crash.
   call.d = 0;
