@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, ready, openCard, D, GAMMA, BETA } from './fixtures';
-import { layerNorm64, npy, testActivations } from './helpers';
+import { normGguf } from './checkpoints';
+import { layerNormReference } from 'layernorm-wasm';
+import { npy, testActivations } from './helpers';
 import type { Page } from '@playwright/test';
 
 async function axe(page: Page, state: string): Promise<void> {
@@ -19,7 +21,7 @@ async function everything(page: Page): Promise<void> {
     .locator('#npy-file')
     .setInputFiles({ name: 'x.npy', mimeType: 'application/octet-stream', buffer: npy(x, [4, D]) });
   await expect(page.locator('#out-summary')).toContainText('Output [4, 768]');
-  const y = Float32Array.from(layerNorm64(x, D, GAMMA, BETA).y);
+  const y = layerNormReference(x, D, { gamma: GAMMA, beta: BETA });
   y[100]! += 1;
   await page
     .locator('#expected-file')
@@ -38,6 +40,21 @@ test('axe-core finds no violations on the whole page, in every card', async ({ p
   await page.locator('input[name="exview"][value="all"]').check();
   await expect(page.locator('#stage-table')).toBeEmpty();
   await axe(page, 'all features');
+});
+
+test('axe-core finds no violations with an RMSNorm checkpoint in use', async ({ page, server }) => {
+  server.addFile('llama.gguf', normGguf('llama', 'layer_norm_rms_epsilon', 1e-6));
+  await ready(page);
+  await page.locator('input[name="wsrc"][value="url"]').check();
+  await page.locator('#weights-url').fill(server.url('llama.gguf'));
+  await page.locator('#weights-url').press('Enter');
+  await expect(page.locator('#out-summary')).toContainText('RMSNorm (γ only)');
+  await openCard(page, 'explain');
+  await expect(page.locator('#ex-ms')).toBeVisible();
+  await expect(page.locator('.stage-table tbody th')).toHaveText(['x', 'x̂', 'γ', 'y']);
+  await openCard(page, 'check');
+  await expect(page.locator('#ref-result')).toContainText('against rmsNormReference');
+  await axe(page, 'RMSNorm checkpoint');
 });
 
 test.describe('on a phone', () => {

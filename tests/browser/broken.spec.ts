@@ -5,7 +5,8 @@
  */
 import { test, expect, ready, HF_URL, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
-import { layerNorm64, npy, testActivations, toText } from './helpers';
+import { layerNormReference, writeNpyHeader } from 'layernorm-wasm';
+import { npy, testActivations, toText } from './helpers';
 import { buildSafetensors, f32Bytes, toBytes } from '../io/fixtures';
 import type { Page, Route } from '@playwright/test';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -119,7 +120,7 @@ test('4. rows with NaN and Inf are explained, drawn, counted and keyed', async (
 /** Writes rows × D of float32 to a .npy without holding it all (and the oracle's output, if asked). */
 function writeNpyRows(path: string, rows: number, f: (r: number, x: Float32Array) => void): void {
   const fd = openSync(path, 'w');
-  writeSync(fd, npy(new Float32Array(0), [rows, D]));
+  writeSync(fd, writeNpyHeader([rows, D]));
   const row = new Float32Array(D);
   for (let r = 0; r < rows; r++) {
     f(r, row);
@@ -139,7 +140,7 @@ test('5. a file too large to hold is checked against an expected output on every
   writeNpyRows(join(dir, 'x.npy'), rows, input);
   writeNpyRows(join(dir, 'y_torch.npy'), rows, (r, y) => {
     input(r, y);
-    y.set(layerNorm64(y, D, GAMMA, BETA).y);
+    y.set(layerNormReference(y, D, { gamma: GAMMA, beta: BETA }));
   });
   await ready(page);
   await page.locator('#npy-file').setInputFiles(join(dir, 'x.npy'));
@@ -159,7 +160,7 @@ test('6. equal element counts in different shapes are refused, saying how the sh
     .locator('#npy-file')
     .setInputFiles({ name: 'x.npy', mimeType: 'application/octet-stream', buffer: npy(x, [2, 64, D]) });
   await expect(page.locator('#act-summary')).toContainText('x.npy: shape [2, 64, 768]');
-  const y = Float32Array.from(layerNorm64(x, D, GAMMA, BETA).y);
+  const y = layerNormReference(x, D, { gamma: GAMMA, beta: BETA });
   await page.locator('#expected-file').scrollIntoViewIfNeeded();
   await page
     .locator('#expected-file')

@@ -1,5 +1,6 @@
 import { test, expect, shot, ready, openCard, stageRow, GAMMA, BETA, D } from './fixtures';
-import { layerNorm64, maxRelErr, testActivations, toText } from './helpers';
+import { layerNormReference } from 'layernorm-wasm';
+import { maxRelErr, rowStats, testActivations, toText } from './helpers';
 import type { Page } from '@playwright/test';
 
 /** Pixels of a stage chart that are coloured (the bars), not white or grey (axes, grid). */
@@ -27,7 +28,7 @@ test('one token through every stage: μ, σ², 1/σ and the stage table match a 
   await paste(page, x);
   await openCard(page, 'explain');
   await page.locator('#ex-row').fill('2');
-  const ref = layerNorm64(x, D, GAMMA, BETA);
+  const ref = { ...rowStats(x, D), y: layerNormReference(x, D, { gamma: GAMMA, beta: BETA }) };
   await expect(page.locator('#ex-token')).toHaveText('row 2');
   const mu = Number(await page.locator('#ex-mean').textContent());
   const v = Number(await page.locator('#ex-var').textContent());

@@ -5,7 +5,7 @@
  * request that would leave the machine is refused. Console errors and uncaught page errors fail a
  * test.
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server';
 import { gpt2Safetensors } from '../io/fixtures';
@@ -49,27 +49,35 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/, (route) =>
       route.abort('blockedbyclient'),
     );
-    // …except the Hugging Face checkpoint and its config.json, which the local range server answers
-    // (requests from the engine worker too).
-    for (const [url, name] of [
-      [HF_URL, 'model.safetensors'],
-      [HF_CONFIG_URL, 'config.json'],
-    ] as const) {
-      await context.route(url, async (route) => {
-        // The page may cancel a read (a newer source picked) or close while it is in flight.
-        try {
-          await route.fulfill({ response: await route.fetch({ url: server.url(name) }) });
-        } catch {
-          await route.abort().catch(() => undefined);
-        }
-      });
-    }
+    // …except the Hugging Face checkpoint and its config.json, which the local range server answers.
+    await forwardToServer(context, server, HF_URL, 'model.safetensors');
+    await forwardToServer(context, server, HF_CONFIG_URL, 'config.json');
     await use(page);
     expect(consoleErrors, 'console errors and page errors').toEqual([]);
   },
 });
 
 export { expect };
+
+/**
+ * Answers requests for `url` (from the page and from its engine worker) with the local range
+ * server's file `name`, Range headers and all, as the Hugging Face CDN would.
+ */
+export async function forwardToServer(
+  context: BrowserContext,
+  server: FixtureServer,
+  url: string,
+  name: string,
+): Promise<void> {
+  await context.route(url, async (route) => {
+    // The page may cancel a read (a newer source picked) or close while it is in flight.
+    try {
+      await route.fulfill({ response: await route.fetch({ url: server.url(name) }) });
+    } catch {
+      await route.abort().catch(() => undefined);
+    }
+  });
+}
 
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });

@@ -1,5 +1,6 @@
 import { test, expect, shot, ready, openCard, GAMMA, BETA, D } from './fixtures';
-import { layerNorm64, npy, testActivations } from './helpers';
+import { layerNormReference } from 'layernorm-wasm';
+import { npy, testActivations } from './helpers';
 import type { Download, Page } from '@playwright/test';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -7,7 +8,7 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 const ROWS = 64;
 const x = testActivations(ROWS, D, 11);
 /** The exact answer rounded to float32: what a correct library (e.g. PyTorch) would save. */
-const exact = Float32Array.from(layerNorm64(x, D, GAMMA, BETA).y);
+const exact = layerNormReference(x, D, { gamma: GAMMA, beta: BETA });
 
 function file(name: string, data: Float32Array, shape: number[]) {
   return { name, mimeType: 'application/octet-stream', buffer: npy(data, shape) };

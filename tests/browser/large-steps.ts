@@ -7,7 +7,8 @@ import { expect, type Page } from '@playwright/test';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { D } from './fixtures';
-import { npy, testActivations } from './helpers';
+import { writeNpyHeader } from 'layernorm-wasm';
+import { testActivations } from './helpers';
 
 export const LARGE_ROWS = 16_384; // 50 MB of float32 at d = 768
 
@@ -26,7 +27,7 @@ export function writeLargeNpy(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'x.npy');
   const fd = openSync(path, 'w');
-  writeSync(fd, npy(new Float32Array(0), [LARGE_ROWS, D]));
+  writeSync(fd, writeNpyHeader([LARGE_ROWS, D]));
   const block = testActivations(1024, D, 3);
   for (let r = 0; r < LARGE_ROWS; r += 1024) writeSync(fd, new Uint8Array(block.buffer));
   closeSync(fd);

@@ -1,6 +1,8 @@
 import { test, expect, shot, ready, openCard, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
-import { layerNorm64, maxRelErr, npy, parseNpy } from './helpers';
+import { layerNormReference, readNpy, writeNpyHeader } from 'layernorm-wasm';
+import { maxRelErr } from './helpers';
+import { rawNpy } from '../io/fixtures';
 import { closeSync, mkdirSync, openSync, writeSync, truncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,7 +14,7 @@ const value = (i: number) => Math.sin(i * 0.001) * 2 + (i % D === 447 ? 300 : 0)
 /** Writes a float32 .npy of rows × D (≈ rows·3 KB) without holding it all in memory. */
 function writeLargeNpy(path: string, rows: number): void {
   const fd = openSync(path, 'w');
-  writeSync(fd, npy(new Float32Array(0), [rows, D]));
+  writeSync(fd, writeNpyHeader([rows, D]));
   const chunkRows = 1024;
   const buf = new Float32Array(chunkRows * D);
   for (let r0 = 0; r0 < rows; r0 += chunkRows) {
@@ -25,7 +27,7 @@ function writeLargeNpy(path: string, rows: number): void {
 
 /** A .npy of rows × D zeros whose data is a hole in the file: written at once whatever its size. */
 function sparseNpy(path: string, rows: number): void {
-  const head = npy(new Float32Array(0), [rows, D]);
+  const head = writeNpyHeader([rows, D]);
   writeFileSync(path, head);
   truncateSync(path, head.length + rows * D * 4);
 }
@@ -73,18 +75,22 @@ test('a large .npy is normalized in slices with progress, every row kept', async
       .locator('td')
       .allTextContents()
   ).map(Number);
-  expect(maxRelErr(yCells, Array.from(layerNorm64(x, D, GAMMA, BETA).y.subarray(444, 452)))).toBeLessThan(1e-4);
+  expect(
+    maxRelErr(yCells, Array.from(layerNormReference(x, D, { gamma: GAMMA, beta: BETA }).subarray(444, 452))),
+  ).toBeLessThan(1e-4);
   // The full output downloads as one .npy; spot-check the first and last rows.
   const dl = page.waitForEvent('download');
   await page.locator('#large-download').click();
   const file = join(dir, 'large-out.npy');
   await (await dl).saveAs(file);
-  const out = parseNpy(readFileSync(file));
+  const out = readNpy(readFileSync(file));
   expect(out.shape).toEqual([rows, D]);
-  const input = parseNpy(readFileSync(path));
+  const input = readNpy(readFileSync(path));
   for (const r of [0, rows - 1]) {
     const xr = input.data.subarray(r * D, r * D + D);
-    expect(maxRelErr(out.data.subarray(r * D, r * D + D), layerNorm64(xr, D, GAMMA, BETA).y)).toBeLessThan(2e-5);
+    expect(
+      maxRelErr(out.data.subarray(r * D, r * D + D), layerNormReference(xr, D, { gamma: GAMMA, beta: BETA })),
+    ).toBeLessThan(2e-5);
   }
 });
 
@@ -122,7 +128,7 @@ test('a float16 .npy over 16 MB is read in slices like float32', async ({ page }
   const rows = 12_000; // 12,000 × 768 × 2 bytes ≈ 18 MB: above the 16 MB read whole
   const path = join(dir, 'half.npy');
   const bits = new Uint16Array(rows * D);
-  const values = new Float64Array(rows * D);
+  const values = new Float32Array(rows * D);
   for (let i = 0; i < bits.length; i++) {
     // Halves with an exact value: m/1024 · 2^e for small m and e, plus a large channel.
     const m = (i * 37) % 1024;
@@ -130,14 +136,8 @@ test('a float16 .npy over 16 MB is read in slices like float32', async ({ page }
     bits[i] = ((i & 1) << 15) | (e << 10) | m;
     values[i] = (i & 1 ? -1 : 1) * (1 + m / 1024) * 2 ** (e - 15);
   }
-  let h = `{'descr': '<f2', 'fortran_order': False, 'shape': (${rows}, ${D}), }`;
-  h += ' '.repeat((64 - ((10 + h.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10 + h.length);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head.writeUInt16LE(h.length, 8);
-  head.write(h, 10, 'latin1');
-  writeFileSync(path, Buffer.concat([head, Buffer.from(bits.buffer)]));
+  const dict = `{'descr': '<f2', 'fortran_order': False, 'shape': (${rows}, ${D}), }`;
+  writeFileSync(path, rawNpy(dict, new Uint8Array(bits.buffer)));
   await ready(page);
   await page.locator('#npy-file').setInputFiles(path);
   await expect(page.locator('#large-progress-label')).toContainText('Done — 12,000 rows', { timeout: 90_000 });
@@ -146,11 +146,13 @@ test('a float16 .npy over 16 MB is read in slices like float32', async ({ page }
   await page.locator('#large-download').click();
   const file = join(dir, 'half-out.npy');
   await (await dl).saveAs(file);
-  const out = parseNpy(readFileSync(file));
+  const out = readNpy(readFileSync(file));
   expect(out.shape).toEqual([rows, D]);
   for (const r of [0, 5_001, rows - 1]) {
     const x = values.subarray(r * D, r * D + D);
-    expect(maxRelErr(out.data.subarray(r * D, r * D + D), layerNorm64(x, D, GAMMA, BETA).y)).toBeLessThan(2e-5);
+    expect(
+      maxRelErr(out.data.subarray(r * D, r * D + D), layerNormReference(x, D, { gamma: GAMMA, beta: BETA })),
+    ).toBeLessThan(2e-5);
   }
 });
 
@@ -158,7 +160,7 @@ test('files over 1 GB are refused before anything is read', async ({ page }, tes
   const dir = testInfo.outputPath('data');
   mkdirSync(dir, { recursive: true });
   const huge = join(dir, 'huge.npy');
-  writeFileSync(huge, npy(new Float32Array(0), [(400_000_000 / D) | 0, D]));
+  writeFileSync(huge, writeNpyHeader([(400_000_000 / D) | 0, D]));
   truncateSync(huge, 1_100_000_000);
   await ready(page);
   await page.locator('#npy-file').setInputFiles(huge);

@@ -1,7 +1,22 @@
-import { test, expect, shot, ready, openCard, stageRow, HF_URL, CHECKPOINT, GAMMA, BETA, D } from './fixtures';
-import { layerNorm64, maxRelErr } from './helpers';
-import { buildGguf, buildSafetensors, f32Bytes, gpt2Layout, toBytes, type GgufValue } from '../io/fixtures';
-import type { Download } from '@playwright/test';
+import {
+  test,
+  expect,
+  shot,
+  ready,
+  openCard,
+  stageRow,
+  forwardToServer,
+  HF_URL,
+  CHECKPOINT,
+  GAMMA,
+  BETA,
+  D,
+} from './fixtures';
+import { compareOutputs, layerNormReference, readNpy, rmsNormReference } from 'layernorm-wasm';
+import { normGguf, qwenCheckpoint, QWEN_CONFIG_URL, QWEN_D, QWEN_EPS, QWEN_URL } from './checkpoints';
+import { maxRelErr, npy, testActivations, toText } from './helpers';
+import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../io/fixtures';
+import type { Download, Page } from '@playwright/test';
 
 async function text(d: Download): Promise<string> {
   const chunks: Buffer[] = [];
@@ -100,7 +115,7 @@ test('bias-free preset: gain only, 768 parameters, output matches a float64 orac
   const dl = page.waitForEvent('download');
   await page.locator('#dl-json').click();
   const y = JSON.parse(await text(await dl)) as number[][];
-  expect(maxRelErr(y.flat(), layerNorm64(x, D, GAMMA, null).y)).toBeLessThan(2e-5);
+  expect(maxRelErr(y.flat(), layerNormReference(x, D, { gamma: GAMMA }))).toBeLessThan(2e-5);
   await shot(page, '05-bias-free');
 });
 
@@ -146,18 +161,6 @@ test('ε is editable and validated', async ({ page }) => {
   await expect(page.locator('#fact-eps')).toHaveText('0.1');
 });
 
-/** A GGUF holding one final norm, as llama.cpp names it, with the metadata that says what it is. */
-function normGguf(architecture: string, epsKey: string, eps: number): Buffer {
-  const metadata: Array<[string, GgufValue]> = [
-    ['general.architecture', { type: 'string', value: architecture }],
-    [`${architecture}.attention.${epsKey}`, { type: 'f32', value: eps }],
-  ];
-  const tensors = [{ name: 'output_norm.weight', dims: [D], type: 0 as const, data: f32Bytes(GAMMA) }];
-  if (epsKey === 'layer_norm_epsilon')
-    tensors.push({ name: 'output_norm.bias', dims: [D], type: 0, data: f32Bytes(BETA) });
-  return Buffer.from(buildGguf(metadata, tensors));
-}
-
 test('ε comes from the checkpoint unless the visitor chose one', async ({ page }) => {
   await ready(page, './', 'GPT-2 small');
   // The Hub's config.json beside the checkpoint says 1e-5.
@@ -181,16 +184,177 @@ test('ε comes from the checkpoint unless the visitor chose one', async ({ page 
   await expect(page.locator('#out-summary')).toContainText('ε = 0.01,');
 });
 
-test('an RMSNorm checkpoint is refused as such, and the weights in use stay', async ({ page }) => {
+/** The .npy the output card downloads, read with the package's reader. */
+async function downloadNpy(page: Page): Promise<{ data: Float32Array; shape: number[] }> {
+  const dl = page.waitForEvent('download');
+  await page.locator('#dl-npy').click();
+  const chunks: Buffer[] = [];
+  for await (const c of (await (await dl).createReadStream()) as AsyncIterable<Buffer>) chunks.push(Buffer.from(c));
+  return readNpy(Buffer.concat(chunks));
+}
+
+/**
+ * Three rows where the norm and its ε show: GPT-2-like with a massive channel; a mean of 5 (where
+ * LayerNorm's centring differs most from RMSNorm); values of about 1e-3, whose mean(x²) is near ε.
+ */
+function rmsRows(d: number): Float32Array {
+  const x = testActivations(3, d, 21);
+  for (let j = 0; j < d; j++) {
+    x[d + j]! += 5;
+    x[2 * d + j]! *= 1e-3;
+  }
+  return x;
+}
+
+async function pasteRows(page: Page, x: Float32Array, d: number): Promise<void> {
+  await page.locator('#paste').fill(toText(x, d));
+  await page.locator('#paste-btn').click();
+  await expect(page.locator('#out-summary')).toContainText(`Output [${x.length / d}, ${d}]`);
+}
+
+/** A number as the page prints it is v to the digits printed: within half a unit of the last one. */
+function expectPrinted(text: string, v: number, what: string): void {
+  const digits = text.replace(/e.*$/i, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
+  const halfUnit = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
+  expect(Math.abs(Number(text) - v), `${what}: ${text} vs ${v}`).toBeLessThanOrEqual(halfUnit * (1 + 1e-9));
+}
+
+/** Within the package's accuracy contract of its float64 oracle: ≤ 4 sULP, no non-finite mismatch. */
+function expectWithinContract(y: Float32Array, exact: Float32Array, d: number, beta: Float32Array | null = null) {
+  const c = compareOutputs(y, exact, d, beta);
+  expect([c.compared, c.nonFiniteMismatches]).toEqual([exact.length, 0]);
+  expect(c.maxScaledUlp).toBeLessThanOrEqual(4);
+}
+
+test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 then runs as LayerNorm again", async ({
+  page,
+  server,
+}) => {
+  server.addFile('llama.gguf', normGguf('llama', 'layer_norm_rms_epsilon', 1e-6));
   await ready(page, './', 'GPT-2 small');
-  await page.locator('input[name="wsrc"][value="file"]').check();
-  await page.locator('#weights-file').setInputFiles({
-    name: 'llama.gguf',
+  const x = rmsRows(D);
+  await pasteRows(page, x, D);
+  await page.locator('input[name="wsrc"][value="url"]').check();
+  await page.locator('#weights-url').fill(server.url('llama.gguf'));
+  await page.locator('#weights-url').press('Enter');
+  const summary = page.locator('#weights-summary');
+  await expect(summary).toContainText('RMSNorm output_norm.weight (llama), ε = 1e-6 as the checkpoint states');
+  await expect(summary).toContainText('no β (an RMSNorm has none)');
+  await expect(page.locator('#weights-notice')).toBeHidden();
+  await expect(page.locator('#eps')).toHaveValue('1e-6');
+  await expect(page.locator('#eps-origin')).toHaveText('As the checkpoint states it (llama).');
+  await expect(page.locator('input[name="preset"][value="rmsnorm"]')).toBeChecked();
+  await expect(page.locator('input[name="preset"][value="gpt2"]')).toBeDisabled();
+  await expect(page.locator('input[name="preset"][value="biasfree"]')).toBeDisabled();
+  await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-6, RMSNorm (γ only)');
+
+  // The numbers: RMSNorm with γ and ε = 1e-6, as the package's float64 oracle has it.
+  const exact = rmsNormReference(x, D, { gamma: GAMMA, eps: 1e-6 });
+  // (These rows tell the norms and the ε apart: LayerNorm, or RMSNorm with 1e-5, is far off.)
+  expect(compareOutputs(rmsNormReference(x, D, { gamma: GAMMA, eps: 1e-5 }), exact, D).maxScaledUlp).toBeGreaterThan(
+    1e3,
+  );
+  expect(compareOutputs(layerNormReference(x, D, { gamma: GAMMA, eps: 1e-6 }), exact, D).maxScaledUlp).toBeGreaterThan(
+    1e3,
+  );
+  const out = await downloadNpy(page);
+  expect(out.shape).toEqual([3, D]);
+  expectWithinContract(out.data, exact, D);
+  // Per-row statistics are RMSNorm's: mean(x²) and 1/√(mean(x²) + ε).
+  await expect(page.locator('#stats-table thead th')).toHaveText(['row', 'mean(x²)', '1/√(mean(x²)+ε)']);
+  const cells = page.locator('#stats-table tbody tr');
+  for (let r = 0; r < 3; r++) {
+    let squares = 0;
+    for (let j = 0; j < D; j++) squares += x[r * D + j]! ** 2;
+    const ms = squares / D;
+    const [shownMs, shownRstd] = await cells.nth(r).locator('td').allTextContents();
+    expectPrinted(shownMs!, ms, `row ${r}: mean(x²)`);
+    expectPrinted(shownRstd!, 1 / Math.sqrt(ms + 1e-6), `row ${r}: rstd`);
+  }
+
+  // The check: against rmsNormReference, and the SIMD build against the scalar one, bit for bit.
+  await openCard(page, 'check');
+  await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against rmsNormReference:');
+  await page.locator('#scalar-btn').click();
+  await expect(page.locator('#scalar-result')).toContainText('✓ Bit-identical');
+  await expect(page.locator('#scalar-result')).toContainText('for all 2,304 values of RMSNorm.');
+  await shot(page, '16-rmsnorm-gguf');
+
+  // Back to GPT-2: LayerNorm with γ and β and GPT-2's ε.
+  await page.locator('input[name="wsrc"][value="hf"]').check();
+  await expect(summary).toContainText('LayerNorm ln_f.weight (gpt2), ε = 1e-5 as the checkpoint states');
+  await expect(page.locator('#eps')).toHaveValue('1e-5');
+  await expect(page.locator('input[name="preset"][value="gpt2"]')).toBeChecked();
+  await expect(page.locator('input[name="preset"][value="rmsnorm"]')).toBeDisabled();
+  await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-5, γ and β');
+  await expect(page.locator('#stats-table thead th')).toHaveText(['row', 'μ', 'σ²', '1/√(σ²+ε)']);
+  expectWithinContract((await downloadNpy(page)).data, layerNormReference(x, D, { gamma: GAMMA, beta: BETA }), D, BETA);
+  await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against layerNormReference:');
+});
+
+test('a safetensors checkpoint whose config.json says rms_norm_eps is explained and checked as RMSNorm', async ({
+  page,
+  server,
+}) => {
+  const qwen = qwenCheckpoint();
+  server.addFile('qwen/model.safetensors', qwen.file);
+  server.addFile('qwen/config.json', qwen.config);
+  await forwardToServer(page.context(), server, QWEN_URL, 'qwen/model.safetensors');
+  await forwardToServer(page.context(), server, QWEN_CONFIG_URL, 'qwen/config.json');
+  const d = QWEN_D;
+  await ready(page, './', 'GPT-2 small');
+  await page.locator('input[name="wsrc"][value="url"]').check();
+  await page.locator('#weights-url').fill(QWEN_URL);
+  await page.locator('#weights-url').press('Enter');
+  const summary = page.locator('#weights-summary');
+  await expect(summary).toContainText('stored as BF16');
+  await expect(summary).toContainText('RMSNorm model.norm.weight (qwen2), ε = 1e-6 as the checkpoint states');
+  await expect(summary).toContainText(`d = ${d}`);
+  // The generated sample follows the weights' width; then rows of our own.
+  await expect(page.locator('#out-summary')).toContainText(`Output [1, 16, ${d}]`);
+  const x = rmsRows(d);
+  await pasteRows(page, x, d);
+  const exact = rmsNormReference(x, d, { gamma: qwen.gamma, eps: QWEN_EPS });
+
+  // The explainer: RMSNorm's equation (no μ, no β), its statistics and its three stages.
+  await openCard(page, 'explain');
+  await expect(page.locator('#eq-rmsnorm')).toBeVisible();
+  for (const id of ['#eq-layernorm', '#eq-biasfree', '#eq-stats']) await expect(page.locator(id)).toBeHidden();
+  const equations = await page.locator('#explain .eqs .eq:visible').allTextContents();
+  expect(equations.join(' ')).toContain('mean');
+  expect(equations.join(' ')).not.toMatch(/[μβ]/);
+  await expect(page.locator('#fact-norm')).toHaveText('RMSNorm (γ only, no centring)');
+  await expect(page.locator('#param-count')).toHaveText('γ 896 = 896 (no β)');
+  await page.locator('#ex-row').fill('2');
+  await expect(page.locator('#ex-token')).toHaveText('row 2');
+  let squares = 0;
+  for (let j = 0; j < d; j++) squares += x[2 * d + j]! ** 2;
+  const ms = squares / d;
+  expectPrinted((await page.locator('#ex-ms').textContent())!, ms, 'mean(x²)');
+  expectPrinted((await page.locator('#ex-rstd').textContent())!, 1 / Math.sqrt(ms + QWEN_EPS), 'rstd');
+  await expect(page.locator('#ex-mean')).toHaveCount(0);
+  const figures = page.locator('#stages figure:visible strong');
+  await expect(figures).toHaveText(['x', 'x̂ = x · rstd', 'y = γ ⊙ x̂']);
+  await expect(page.locator('.stage-table tbody th')).toHaveText(['x', 'x̂', 'γ', 'y']);
+  const window = (v: Float32Array) => Array.from(v.subarray(2 * d + 444, 2 * d + 452));
+  expect(maxRelErr(await stageRow(page, 'y'), window(exact))).toBeLessThan(1e-4);
+  const xhat = window(rmsNormReference(x, d, { eps: QWEN_EPS }));
+  expect(maxRelErr(await stageRow(page, 'x̂'), xhat)).toBeLessThan(1e-4);
+  await expect(page.locator('#ex-insight')).toContainText('of mean(x²)');
+  await expect(page.locator('#variants-text')).toContainText('These weights run as RMSNorm');
+
+  // The lab: the exact answer saved as an expected output passes, bit for bit equal to the page's
+  // own exact answer (its rmsNormReference).
+  await openCard(page, 'check');
+  await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against rmsNormReference:');
+  await page.locator('#expected-file').setInputFiles({
+    name: 'y_rms.npy',
     mimeType: 'application/octet-stream',
-    buffer: normGguf('llama', 'layer_norm_rms_epsilon', 1e-6),
+    buffer: npy(exact, [3, d]),
   });
-  const notice = page.locator('#weights-notice');
-  await expect(notice).toContainText('"output_norm.weight" is the gain of an RMSNorm (llama\'s checkpoint says so)');
-  await expect(notice).toContainText('The page keeps using GPT-2 small ln_f from huggingface.co.');
-  await expect(page.locator('#weights-summary')).toContainText('GPT-2 small ln_f from huggingface.co');
+  await expect(page.locator('#expected-result .verdict')).toContainText('PASS y_rms.npy — all 2,688 values');
+  const side = page.locator('#lab-side table.side-by-side tbody tr');
+  await expect(side.nth(1)).toContainText('2,688 (100.0%)');
+  await expect(page.locator('#report-text')).toContainText('layer:      RMSNorm (γ only), ε = 0.000001');
+  await shot(page, '17-rmsnorm-explainer');
 });

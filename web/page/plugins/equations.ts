@@ -16,6 +16,8 @@ export const EQUATIONS: Record<string, string> = {
   biasfree: String.raw`y_i = \gamma_i\,\frac{x_i - \mu}{\sqrt{\sigma^2 + \varepsilon}}`,
   stats: String.raw`\mu = \frac{1}{d}\sum_{j=1}^{d} x_j,\qquad \sigma^2 = \frac{1}{d}\sum_{j=1}^{d} (x_j - \mu)^2`,
   rmsnorm: String.raw`y_i = \gamma_i\,\frac{x_i}{\sqrt{\frac{1}{d}\sum_{j=1}^{d} x_j^2 + \varepsilon}}`,
+  rmsmain: String.raw`y_i = \gamma_i\,\frac{x_i}{\sqrt{\operatorname{mean}(x^2) + \varepsilon}} = \gamma_i\,x_i\cdot\mathrm{rstd}`,
+  rmsstats: String.raw`\operatorname{mean}(x^2) = \frac{1}{d}\sum_{j=1}^{d} x_j^2`,
   logits: String.raw`\text{logits} = \mathrm{ln\_f}\big(h^{(12)}\big)\,W_E^{\top}`,
 };
 

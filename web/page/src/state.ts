@@ -7,6 +7,8 @@ import type {
   LabResult,
   LabRowsPage,
   LabSort,
+  NormKind,
+  Preset,
   ScalarResult,
   StagesResult,
   TimingResult,
@@ -29,6 +31,10 @@ export interface Weights {
   /** How it was read, e.g. "6.7 KB of 548.1 MB fetched with range reads". */
   detail: string;
   synthetic: boolean;
+  /** The norm the checkpoint holds: an RMSNorm's gain runs as RMSNorm. */
+  norm: NormKind;
+  /** The gain's tensor name, e.g. "output_norm.weight"; null for synthetic weights. */
+  tensor: string | null;
   /** ε as the checkpoint states it; null when it does not say. */
   eps: number | null;
   architecture: string | null;
@@ -81,7 +87,8 @@ export interface PageState {
   weightsSource: WeightsSource;
   weightsLoad: WeightsLoad | null;
   weights: Weights | null;
-  variant: Variant;
+  /** The LayerNorm preset (with or without β); RMSNorm weights run as RMSNorm whatever it is. */
+  variant: Preset;
   epsText: string;
   /** ε parsed from epsText; null while the text is not a finite number ≥ 0. */
   eps: number | null;
@@ -188,8 +195,12 @@ export function parseEps(text: string): number | null {
   return Number.isFinite(v) && v >= 0 ? v : null;
 }
 
-/** The variant that can actually run: a checkpoint without β always runs bias-free. */
+/**
+ * The norm that actually runs: an RMSNorm checkpoint runs as RMSNorm; a LayerNorm checkpoint
+ * without β always runs bias-free.
+ */
 export function effectiveVariant(s: Pick<PageState, 'variant' | 'weights'>): Variant {
+  if (s.weights?.norm === 'rmsnorm') return 'rmsnorm';
   return s.weights && !s.weights.beta ? 'biasfree' : s.variant;
 }
 

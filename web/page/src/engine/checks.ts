@@ -1,7 +1,7 @@
 /**
  * Accuracy measures, accumulated over slices of rows so a file larger than memory is checked on
- * every row. Pure functions over outputs the package produced; nothing here recomputes LayerNorm
- * (except `layerNormPlainJS`, the benchmark's competitor).
+ * every row. Pure functions over outputs the package produced (the module's, its float64
+ * reference's); nothing here computes a norm.
  */
 import { ulp32 } from 'layernorm-wasm';
 import { ULP_BINS, type ExactCheck, type ReferenceCheck } from './protocol';
@@ -103,38 +103,6 @@ export function countBitDifferences(a: Float32Array, b: Float32Array): { count: 
     }
   }
   return { count, first };
-}
-
-/**
- * The benchmark's competitor: LayerNorm as a JavaScript developer would write it (two passes,
- * float64 accumulation). Only timed, never used as a reference.
- */
-export function layerNormPlainJS(
-  x: Float32Array,
-  d: number,
-  gamma: Float32Array | null,
-  beta: Float32Array | null,
-  eps: number,
-  out: Float32Array,
-): Float32Array {
-  const rows = x.length / d;
-  for (let r = 0; r < rows; r++) {
-    const o = r * d;
-    let s = 0;
-    for (let j = 0; j < d; j++) s += x[o + j]!;
-    const mean = s / d;
-    let v = 0;
-    for (let j = 0; j < d; j++) {
-      const c = x[o + j]! - mean;
-      v += c * c;
-    }
-    const rstd = 1 / Math.sqrt(v / d + eps);
-    for (let j = 0; j < d; j++) {
-      const n = (x[o + j]! - mean) * rstd;
-      out[o + j] = (gamma ? n * gamma[j]! : n) + (beta ? beta[j]! : 0);
-    }
-  }
-  return out;
 }
 
 export function median(xs: number[]): number {

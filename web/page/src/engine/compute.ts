@@ -2,20 +2,16 @@
  * Normalizing the activations: every row, in slices, with the statistics of the sampled rows and
  * the check against the float64 reference accumulated on the way.
  */
-import { layerNormReference, type LayerNormRuntime } from 'layernorm-wasm';
+import type { LayerNormRuntime } from 'layernorm-wasm';
 import { accumulateReference, emptyReferenceCheck, finiteClass } from './checks';
+import { normalize, normFor, paramsOf, reference as referenceOf, type Norm, type Weights } from './norm';
 import type { ComputeResult, LayerParams, Progress, StagesResult } from './protocol';
 import type { Source } from './sources';
 
+export type { Weights } from './norm';
+
 /** Rows drawn in the heatmap and listed in the statistics table. */
 export const SAMPLE_ROWS = 256;
-
-export interface Weights {
-  id: number;
-  gamma: Float32Array;
-  beta: Float32Array | null;
-  d: number;
-}
 
 export interface Job {
   cancelled: boolean;
@@ -29,10 +25,6 @@ export class CancelledError extends Error {
   constructor() {
     super('Cancelled');
   }
-}
-
-export function layerOptions(w: Weights, p: LayerParams) {
-  return { gamma: w.gamma, beta: p.variant === 'biasfree' ? null : w.beta, eps: p.eps };
 }
 
 /** What one run leaves behind for downloads and later checks. */
@@ -57,7 +49,7 @@ export async function compute(
 ): Promise<{ result: ComputeResult; output: Output }> {
   const t0 = performance.now();
   const { rows, d, shape } = src.info;
-  const opts = layerOptions(w, params);
+  const norm = normFor(w, params);
   const picks = sampleRows(rows);
   const sampleIn = new Float32Array(picks.length * d);
   const sampleOut = new Float32Array(picks.length * d);
@@ -77,9 +69,9 @@ export async function compute(
     const n = Math.min(src.sliceRows, rows - first);
     const x = await src.readRows(first, n);
     const k0 = performance.now();
-    const y = rt.layerNorm(x, d, { ...opts, out: whole ? whole.subarray(first * d, (first + n) * d) : undefined });
+    const y = normalize(rt, norm, x, d, whole ? whole.subarray(first * d, (first + n) * d) : undefined);
     kernelMs += performance.now() - k0;
-    accumulateReference(reference, y, layerNormReference(x, d, opts), d, opts.beta, first * d);
+    accumulateReference(reference, y, referenceOf(norm, x, d), d, norm.beta, first * d);
     for (let i = 0; i < y.length; i++) {
       const v = y[i]!;
       if (Number.isFinite(v)) {
@@ -106,22 +98,17 @@ export async function compute(
     if (parts) parts.push(y);
     job.progress({ phase: 'normalize', done: first + n, total: rows });
   }
-  const s = rt.layerNormStats(sampleIn, d, { eps: params.eps });
   const result: ComputeResult = {
     actId: src.info.id,
     weightsId: w.id,
-    params,
+    params: paramsOf(norm),
     shape,
     rows,
     d,
     sampleRows: picks,
     sampleIn,
     sampleOut,
-    stats: {
-      mean: Float64Array.from(s.mean),
-      variance: Float64Array.from(s.variance),
-      rstd: Float64Array.from(s.rstd),
-    },
+    stats: sampleStats(rt, norm, sampleIn, d),
     output: { min, max, meanAbs: sumAbs / Math.max(1, rows * d - nonFinite), nonFinite },
     nonFiniteRows: { count: nonFiniteRowCount, first: nonFiniteRowFirst },
     reference,
@@ -131,7 +118,24 @@ export async function compute(
   return { result, output: { data: whole, parts } };
 }
 
-/** Every stage of one row, from the package, plus RMSNorm of the same row for comparison. */
+/** The statistics the output card lists for the sampled rows, as the module computes them. */
+function sampleStats(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number): ComputeResult['stats'] {
+  if (n.variant !== 'rmsnorm') return { norm: 'layernorm', ...rt.layerNormStats(x, d, { eps: n.eps }) };
+  const rows = x.length / d;
+  const meanSquare = new Float64Array(rows);
+  const rstd = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const st = rt.rmsNormStages(x, d, r, { eps: n.eps });
+    meanSquare[r] = st.meanSquare;
+    rstd[r] = st.rstd;
+  }
+  return { norm: 'rmsnorm', meanSquare, rstd };
+}
+
+/**
+ * Every stage of one row under the norm in use, from the package, and the same row under the
+ * three norms the explainer compares (LayerNorm, bias-free, RMSNorm; same γ).
+ */
 export async function stages(
   rt: LayerNormRuntime,
   src: Source,
@@ -144,14 +148,11 @@ export async function stages(
     throw new RangeError(`row must be a whole number from 0 to ${rows - 1}, got ${row}`);
   }
   const x = (await src.readRows(row, 1)).slice();
-  const opts = layerOptions(w, params);
-  const st = rt.layerNormStages(x, d, 0, opts);
-  const withBeta = !w.beta
-    ? null
-    : opts.beta
-      ? st.output
-      : rt.layerNormStages(x, d, 0, { ...opts, beta: w.beta }).output;
-  const rms = rmsNormRow(x, w.gamma, params.eps);
+  const norm = normFor(w, params);
+  const { gamma, eps } = norm;
+  const biasFree = rt.layerNormStages(x, d, 0, { gamma, eps });
+  const withBeta = w.beta ? rt.layerNormStages(x, d, 0, { gamma, beta: w.beta, eps }) : null;
+  const rms = rt.rmsNormStages(x, d, 0, { gamma, eps });
   const nonFinite = { nan: [] as number[], posInf: [] as number[], negInf: [] as number[] };
   for (let j = 0; j < d; j++) {
     const c = finiteClass(x[j]!);
@@ -159,40 +160,28 @@ export async function stages(
     else if (c === 2) nonFinite.posInf.push(j);
     else if (c === 3) nonFinite.negInf.push(j);
   }
-  return {
+  const common = {
     actId: src.info.id,
     weightsId: w.id,
-    params,
+    params: paramsOf(norm),
     row,
     d,
-    mean: st.mean,
-    variance: st.variance,
-    rstd: st.rstd,
-    input: st.input,
-    centered: st.centered,
-    normalized: st.normalized,
-    scaled: st.scaled,
-    output: st.output,
     nonFinite,
     variants: {
-      layernorm: withBeta === st.output ? withBeta.slice() : withBeta,
-      biasfree: st.scaled.slice(),
-      rmsnorm: rms.output,
-      rms: rms.value,
+      mean: biasFree.mean,
+      variance: biasFree.variance,
+      // Copies: the stages below may hand on the same arrays, and each result moves its own.
+      layernorm: withBeta ? withBeta.output.slice() : null,
+      biasfree: biasFree.output.slice(),
+      rmsnorm: rms.output.slice(),
+      rms: Math.sqrt(rms.meanSquare + eps),
     },
   };
-}
-
-/**
- * RMSNorm of one row, y = γ ⊙ x / √(mean(x²) + ε), in float64 and rounded once: the explainer's
- * comparison only (the package's LayerNorm is what the page computes and checks).
- */
-export function rmsNormRow(x: Float32Array, gamma: Float32Array, eps: number): { value: number; output: Float32Array } {
-  const d = x.length;
-  let squares = 0;
-  for (let j = 0; j < d; j++) squares += x[j]! * x[j]!;
-  const rms = Math.sqrt(squares / d + eps);
-  const output = new Float32Array(d);
-  for (let j = 0; j < d; j++) output[j] = (gamma[j]! * x[j]!) / rms;
-  return { value: rms, output };
+  if (norm.variant === 'rmsnorm') {
+    const { meanSquare, rstd, input, normalized, output } = rms;
+    return { ...common, norm: 'rmsnorm', meanSquare, rstd, input, normalized, output };
+  }
+  const st = norm.variant === 'layernorm' ? withBeta! : biasFree;
+  const { mean, variance, rstd, input, centered, normalized, scaled, output } = st;
+  return { ...common, norm: 'layernorm', mean, variance, rstd, input, centered, normalized, scaled, output };
 }

@@ -3,9 +3,10 @@
  * library's output on every row of the input, with the float64 reference beside both. Large
  * expected files are read in slices, like the input.
  */
-import { decodeNpyData, layerNormReference, readNpy, readNpyHeader, type LayerNormRuntime } from 'layernorm-wasm';
+import { decodeNpyData, readNpy, readNpyHeader, type LayerNormRuntime } from 'layernorm-wasm';
 import { accumulateReference, emptyReferenceCheck, finiteClass, sulp, toExactCheck } from './checks';
-import { CancelledError, layerOptions, type Job, type Weights } from './compute';
+import { CancelledError, type Job } from './compute';
+import { normalize, normFor, paramsOf, reference, type Weights } from './norm';
 import type {
   ElementView,
   ExpectedInfo,
@@ -117,8 +118,8 @@ export class Lab {
     job: Job,
   ): Promise<LabResult> {
     const { rows, d, shape } = src.info;
-    const opts = layerOptions(w, params);
-    const beta = opts.beta;
+    const norm = normFor(w, params);
+    const beta = norm.beta;
     const ours = emptyReferenceCheck();
     interface Acc {
       f: ExpectedFile;
@@ -182,8 +183,8 @@ export class Lab {
       if (job.cancelled) throw new CancelledError();
       const n = Math.min(src.sliceRows, rows - first);
       const x = await src.readRows(first, n);
-      const y = rt.layerNorm(x, d, opts);
-      const ref = layerNormReference(x, d, opts);
+      const y = normalize(rt, norm, x, d);
+      const ref = reference(norm, x, d);
       accumulateReference(ours, y, ref, d, beta, first * d);
       for (const acc of accs) {
         const e = await acc.f.readValues(first * d, n * d);
@@ -253,7 +254,7 @@ export class Lab {
     return {
       actId: src.info.id,
       weightsId: w.id,
-      params,
+      params: paramsOf(norm),
       tolerance,
       ours: toExactCheck(ours),
       files: results,

@@ -9,8 +9,15 @@ export const MAX_FILE_BYTES = 1_000_000_000;
 /** .npy files above this are read in slices instead of whole (and get the progress card). */
 export const STREAM_BYTES = 16 << 20;
 
-/** GPT-2's ln_f (γ and β) or the bias-free variant (γ only, as LDLM's final norm). */
-export type Variant = 'layernorm' | 'biasfree';
+/**
+ * The norm a result was made with: GPT-2's ln_f (γ and β), the bias-free variant (γ only, as
+ * LDLM's final norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one.
+ */
+export type Variant = 'layernorm' | 'biasfree' | 'rmsnorm';
+/** What the visitor picks for a LayerNorm checkpoint; an RMSNorm checkpoint decides for itself. */
+export type Preset = Exclude<Variant, 'rmsnorm'>;
+/** The kind of norm a checkpoint holds, as the package's loader reports it. */
+export type NormKind = 'layernorm' | 'rmsnorm';
 
 export type WeightsRequest =
   { kind: 'url'; url: string } | { kind: 'file'; file: File } | { kind: 'synthetic'; seed: number; d: number };
@@ -26,6 +33,10 @@ export interface WeightsInfo {
   bytesRead: number;
   /** Size of the whole file, when known. */
   total: number | null;
+  /** 'rmsnorm' when the checkpoint says its norms are RMSNorms (a Llama GGUF, config.json's rms_norm_eps). */
+  norm: NormKind;
+  /** The gain's tensor name in the checkpoint, e.g. "ln_f.weight" or "output_norm.weight" (null: synthetic). */
+  tensor: string | null;
   /** ε as the checkpoint states it (GGUF metadata, config.json); null when it does not say. */
   eps: number | null;
   /** e.g. 'gpt2', when the checkpoint says. */
@@ -89,7 +100,10 @@ export interface ComputeResult {
   sampleRows: Int32Array;
   sampleIn: Float32Array;
   sampleOut: Float32Array;
-  stats: { mean: Float64Array; variance: Float64Array; rstd: Float64Array };
+  /** Per sampled row, from the module in float64: LayerNorm's μ, σ², 1/√(σ² + ε) or RMSNorm's mean(x²), 1/√(mean(x²) + ε). */
+  stats:
+    | { norm: 'layernorm'; mean: Float64Array; variance: Float64Array; rstd: Float64Array }
+    | { norm: 'rmsnorm'; meanSquare: Float64Array; rstd: Float64Array };
   output: { min: number; max: number; meanAbs: number; nonFinite: number };
   /** Rows whose input holds NaN or ±Inf: how many, and the first few. */
   nonFiniteRows: { count: number; first: number[] };
@@ -98,32 +112,43 @@ export interface ComputeResult {
   kernelMs: number;
 }
 
-export interface StagesResult {
+interface StagesCommon {
   actId: number;
   weightsId: number;
   params: LayerParams;
   row: number;
   d: number;
-  mean: number;
-  variance: number;
+  /** LayerNorm: 1/√(σ² + ε); RMSNorm: 1/√(mean(x²) + ε). */
   rstd: number;
   input: Float32Array;
-  centered: Float32Array;
   normalized: Float32Array;
-  scaled: Float32Array;
   output: Float32Array;
   /** Features of the input that are NaN, +Inf or −Inf. */
   nonFinite: { nan: number[]; posInf: number[]; negInf: number[] };
-  /** The same row under the three norms the explainer compares (same γ). */
+  /** The same row under the three norms the explainer compares (same γ), all from the module. */
   variants: {
+    /** The row's mean and variance (LayerNorm's statistics, whichever norm runs). */
+    mean: number;
+    variance: number;
     /** With β; null when the weights have none. */
     layernorm: Float32Array | null;
     biasfree: Float32Array;
-    /** RMSNorm in float64, rounded once, and the root mean square it divides by. */
+    /** RMSNorm, and the root mean square √(mean(x²) + ε) it divides by. */
     rmsnorm: Float32Array;
     rms: number;
   };
 }
+
+/** One row through every stage of the norm in use, from the module's layerNormStages / rmsNormStages. */
+export type StagesResult =
+  | (StagesCommon & {
+      norm: 'layernorm';
+      mean: number;
+      variance: number;
+      centered: Float32Array;
+      scaled: Float32Array;
+    })
+  | (StagesCommon & { norm: 'rmsnorm'; meanSquare: number });
 
 export interface ScalarResult {
   actId: number;

@@ -1,4 +1,8 @@
-/** Reading γ and β in the engine: a checkpoint by URL or file (a few KB of it), or seeded synthetic weights. */
+/**
+ * Reading γ and β in the engine: a checkpoint by URL or file (a few KB of it), or seeded synthetic
+ * weights. A checkpoint says which norm it holds (LayerNorm, or RMSNorm for a Llama-family GGUF or
+ * a config.json with rms_norm_eps) and its ε; the engine runs that norm.
+ */
 import { FetchError, FormatError, loadNormWeights } from 'layernorm-wasm';
 import type { WeightsInfo, WeightsRequest } from './protocol';
 import { syntheticWeights } from './sample';
@@ -31,6 +35,8 @@ export async function readWeights(
       dtype: 'F32',
       bytesRead: 0,
       total: null,
+      norm: 'layernorm',
+      tensor: null,
       eps: null,
       architecture: null,
     };
@@ -46,14 +52,6 @@ export async function readWeights(
   };
   try {
     const res = await loadNormWeights(input, { fetch: trackingFetch, signal, onProgress });
-    if (res.norm !== 'layernorm') {
-      const model = res.architecture ? `${res.architecture}'s` : 'its';
-      throw new WeightsError(
-        `"${res.names.weight}" is the gain of an RMSNorm (${model} checkpoint says so), ` +
-          'not of a LayerNorm: this page normalizes and checks LayerNorm, so it does not use these weights.',
-        false,
-      );
-    }
     return {
       id: nextId++,
       gamma: res.gamma,
@@ -62,6 +60,8 @@ export async function readWeights(
       dtype: res.dtype,
       bytesRead: res.bytesRead,
       total,
+      norm: res.norm,
+      tensor: res.names.weight,
       eps: res.eps,
       architecture: res.architecture,
     };

@@ -5,9 +5,10 @@
  * between them, so a newer request can cancel them.
  */
 import { init, writeNpy, writeNpyHeader, type LayerNormRuntime } from 'layernorm-wasm';
-import { countBitDifferences, layerNormPlainJS, median } from './checks';
-import { CancelledError, compute, layerOptions, stages, type Job, type Output, type Weights } from './compute';
+import { countBitDifferences, median } from './checks';
+import { CancelledError, compute, stages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
+import { createNorm, normalize, normFor, paramsOf, reference, type Weights } from './norm';
 import type { EngineApi, EngineReply, EngineRequest, LayerParams, Operation } from './protocol';
 import { gpt2LikeActivations } from './sample';
 import { openSource, type Source } from './sources';
@@ -73,7 +74,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
       job.progress({ phase: 'weights', done: read, total: 0 }),
     );
     if (job.cancelled || mine !== weightsLoads) throw new CancelledError();
-    weights = { id: info.id, gamma: info.gamma, beta: info.beta, d: info.d };
+    weights = { id: info.id, gamma: info.gamma, beta: info.beta, d: info.d, norm: info.norm };
     // The page gets its own copy: the engine keeps these.
     return { ...info, gamma: info.gamma.slice(), beta: info.beta?.slice() ?? null };
   },
@@ -121,15 +122,15 @@ const handlers: { [K in Operation]: Handler<K> } = {
     const w = needWeights();
     const [ours, scalar] = await Promise.all([rt(), (scalarRuntime ??= init({ backend: 'scalar' }))]);
     const { rows, d } = c.source.info;
-    const opts = layerOptions(w, params);
+    const norm = normFor(w, params);
     let differing = 0;
     let first: { index: number; ours: number; scalar: number } | null = null;
     for (let r0 = 0; r0 < rows; r0 += c.source.sliceRows) {
       if (job.cancelled) throw new CancelledError();
       const n = Math.min(c.source.sliceRows, rows - r0);
       const x = await c.source.readRows(r0, n);
-      const a = ours.layerNorm(x, d, opts);
-      const b = scalar.layerNorm(x, d, opts);
+      const a = normalize(ours, norm, x, d);
+      const b = normalize(scalar, norm, x, d);
       const diff = countBitDifferences(a, b);
       if (diff.count && !first) first = { index: r0 * d + diff.first, ours: a[diff.first]!, scalar: b[diff.first]! };
       differing += diff.count;
@@ -138,7 +139,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
     return {
       actId: c.source.info.id,
       weightsId: w.id,
-      params,
+      params: paramsOf(norm),
       kernel: ours.kernel,
       otherKernel: scalar.kernel,
       total: rows * d,
@@ -193,7 +194,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
     const x = c.source.data;
     if (!x || x.length > 4_000_000) throw new Error('Timing is skipped for inputs this large.');
     const r = await rt();
-    const layer = r.createLayerNorm(c.source.info.d, layerOptions(needWeights(), params));
+    const layer = createNorm(r, c.source.info.d, normFor(needWeights(), params));
     const y = new Float32Array(x.length);
     try {
       return { shape: c.source.info.shape, msPerCall: timeCall(() => layer.forward(x, y)), bytes: x.length * 8 };
@@ -205,18 +206,23 @@ const handlers: { [K in Operation]: Handler<K> } = {
   async bench(params, job) {
     const r = await rt();
     const d = 768;
-    const w = weights?.d === d ? weights : null;
-    const gamma = w?.gamma ?? new Float32Array(d).fill(1);
-    const beta = params.variant === 'biasfree' ? null : (w?.beta ?? null);
+    // The weights in use when they are d = 768 wide, else unit gains (no β) of the same kind.
+    const norm = normFor(
+      weights?.d === d
+        ? weights
+        : { id: 0, gamma: new Float32Array(d).fill(1), beta: null, d, norm: weights?.norm ?? 'layernorm' },
+      params,
+    );
     const x = gpt2LikeActivations(1, 1024, d, 42);
     const y = new Float32Array(x.length);
-    const layer = r.createLayerNorm(d, { gamma, beta, eps: params.eps });
+    const layer = createNorm(r, d, norm);
     const runs = 9;
     const tw: number[] = [];
     const tj: number[] = [];
     try {
+      // Plain JavaScript is the package's float64 reference: the textbook two-pass loops.
       layer.forward(x, y);
-      layerNormPlainJS(x, d, gamma, beta, params.eps, y);
+      reference(norm, x, d);
       // Interleaved, so both see the same machine load.
       for (let i = 0; i < runs; i++) {
         if (job.cancelled) throw new CancelledError();
@@ -224,7 +230,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
         layer.forward(x, y);
         tw.push(performance.now() - t0);
         t0 = performance.now();
-        layerNormPlainJS(x, d, gamma, beta, params.eps, y);
+        reference(norm, x, d);
         tj.push(performance.now() - t0);
         job.progress({ phase: 'bench', done: i + 1, total: runs });
         await new Promise((resolve) => setTimeout(resolve, 0));

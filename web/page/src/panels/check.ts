@@ -3,7 +3,13 @@
  * one, and any number of expected outputs against this library on every row, with a per-row
  * table, the worst element in full, and a report to copy.
  */
-import { ULP_BIN_LABELS, type ElementView, type LabFileResult, type ToleranceMode } from '../engine/protocol';
+import {
+  ULP_BIN_LABELS,
+  type ElementView,
+  type LabFileResult,
+  type ToleranceMode,
+  type Variant,
+} from '../engine/protocol';
 import { isCurrent, type PageState, type PageStore } from '../state';
 import { Histogram } from '../ui/charts';
 import { $, copyText, el, markInvalid, radioValue, setMsg, syncValue } from '../ui/dom';
@@ -12,6 +18,12 @@ import { reportJson, reportText } from '../ui/report';
 import { describeRow } from '../ui/rows';
 
 const PAGE = 50;
+
+const NORMS: Record<Variant, string> = {
+  layernorm: 'LayerNorm',
+  biasfree: 'bias-free LayerNorm',
+  rmsnorm: 'RMSNorm',
+};
 
 /** A tolerance as typed: 1e-5, 1.3e-6, 4. */
 const tolNum = (v: number) => (v === 0 || v >= 1e-3 ? String(v) : v.toExponential());
@@ -165,8 +177,9 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
   p.replaceChildren();
   p.append(el('strong', ok ? '✓ Agrees' : '✗ Larger error than expected', ok ? 'pass' : 'fail'));
   const total = r.rows * r.d;
+  const oracle = r.params.variant === 'rmsnorm' ? 'rmsNormReference' : 'layerNormReference';
   let text =
-    ` — max abs error ${fmtErr(ref.maxAbs)}, max ${fmtNum(ref.maxSulp, 3)} sULP over the ${fmtInt(ref.compared)} finite values` +
+    ` — against ${oracle}: max abs error ${fmtErr(ref.maxAbs)}, max ${fmtNum(ref.maxSulp, 3)} sULP over the ${fmtInt(ref.compared)} finite values` +
     (ref.compared < total ? ` of ${fmtInt(total)}` : '') +
     (ref.worstIndex >= 0
       ? `; largest error at ${describeRow(s.activations, Math.floor(ref.worstIndex / r.d))}, feature ${ref.worstIndex % r.d}`
@@ -216,7 +229,7 @@ function renderScalar(s: Readonly<PageState>): void {
   );
   p.append(
     same
-      ? ` — ${r.otherKernel} and ${r.kernel} produce the same bits for all ${fmtInt(r.total)} values.`
+      ? ` — ${r.otherKernel} and ${r.kernel} produce the same bits for all ${fmtInt(r.total)} values of ${NORMS[r.params.variant]}.`
       : ` — first at ${describeRow(s.activations, Math.floor(r.first!.index / (s.result?.d ?? 1)))}, feature ${r.first!.index % (s.result?.d ?? 1)}: ` +
           `${fmtF32(r.first!.ours)} (${hex32(r.first!.ours)}) vs ${fmtF32(r.first!.scalar)} (${hex32(r.first!.scalar)}).`,
   );

@@ -1,9 +1,9 @@
 /**
- * The explainer card: one token through every stage, on a shared scale; γ and β with callouts;
- * where ln_f sits in GPT-2; how the bias-free variant and RMSNorm differ. It is also what
- * `?embed=explain` shows on its own.
+ * The explainer card: one token through every stage of the norm in use (LayerNorm, or RMSNorm for
+ * an RMSNorm checkpoint), on a shared scale; γ and β with callouts; where ln_f sits in GPT-2; how
+ * the bias-free variant and RMSNorm differ. It is also what `?embed=explain` shows on its own.
  */
-import type { StagesResult } from '../engine/protocol';
+import type { StagesResult, Variant } from '../engine/protocol';
 import { permalink } from '../permalink';
 import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
 import { COLORS, FeatureChart, StageChart, type Callout } from '../ui/charts';
@@ -21,6 +21,25 @@ const STAGES = [
 ] as const;
 
 type StageKey = (typeof STAGES)[number]['key'];
+
+/** RMSNorm's stages: no centring, and γ ⊙ x̂ is already the output (x − μ and + β are not shown). */
+const RMS_STAGES: Partial<Record<StageKey, { title: string; sub: string }>> = {
+  input: { title: 'x', sub: 'input' },
+  normalized: { title: 'x̂ = x · rstd', sub: 'normalized: mean square 1' },
+  output: { title: 'y = γ ⊙ x̂', sub: 'output (no centring, no bias)' },
+};
+
+/** A stage's values for this row, or null when the norm in use has no such stage. */
+function stageValues(st: StagesResult, key: StageKey): Float32Array | null {
+  if (st.norm === 'layernorm') return st[key];
+  return key === 'centered' || key === 'scaled' ? null : st[key];
+}
+
+const NORM_NAMES: Record<Variant, string> = {
+  layernorm: 'LayerNorm (γ and β)',
+  biasfree: 'bias-free LayerNorm (γ only)',
+  rmsnorm: 'RMSNorm (γ only, no centring)',
+};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -155,7 +174,7 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
   function showHover(j: number | null): void {
     const st = store.state.stages;
     STAGES.forEach((s, i) => {
-      const v = st && j !== null ? st[s.key][j] : undefined;
+      const v = st && j !== null ? stageValues(st, s.key)?.[j] : undefined;
       hoverLabels[i]!.textContent = v === undefined ? '' : `feature ${j}: ${fmtNum(v, 5)}`;
     });
   }
@@ -194,8 +213,15 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
 
   function renderFacts(s: Readonly<PageState>): void {
     const variant = effectiveVariant(s);
+    const rms = variant === 'rmsnorm';
     $('eq-layernorm').hidden = variant !== 'layernorm';
     $('eq-biasfree').hidden = variant !== 'biasfree';
+    $('eq-stats').hidden = rms;
+    $('eq-rmsnorm').hidden = !rms;
+    $('eq-rmsstats').hidden = !rms;
+    $('ex-intro-ln').hidden = rms;
+    $('ex-intro-rms').hidden = !rms;
+    $('rms-place').hidden = !rms;
     const facts = $('facts');
     facts.replaceChildren();
     const add = (k: string, v: string, id?: string) => {
@@ -209,6 +235,7 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       return;
     }
     add('Weights', w.label);
+    add('Norm', NORM_NAMES[variant], 'fact-norm');
     const a = s.activations;
     if (a) {
       add('Input shape', fmtShape(a.shape));
@@ -270,9 +297,14 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       dl.append(el('dt', k), dd);
     };
     add('token', describeRow(s.activations, st.row), 'ex-token');
-    add('μ', fmtNum(st.mean, 7), 'ex-mean');
-    add('σ²', fmtNum(st.variance, 7), 'ex-var');
-    add('1/√(σ²+ε)', fmtNum(st.rstd, 7), 'ex-rstd');
+    if (st.norm === 'layernorm') {
+      add('μ', fmtNum(st.mean, 7), 'ex-mean');
+      add('σ²', fmtNum(st.variance, 7), 'ex-var');
+      add('1/√(σ²+ε)', fmtNum(st.rstd, 7), 'ex-rstd');
+    } else {
+      add('mean(x²)', fmtNum(st.meanSquare, 7), 'ex-ms');
+      add('rstd = 1/√(mean(x²)+ε)', fmtNum(st.rstd, 7), 'ex-rstd');
+    }
     statsBox.replaceChildren(dl);
     $('ex-insight').textContent = insight(st, s.variant === 'layernorm' && !!s.weights.beta);
 
@@ -282,7 +314,8 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
     let lo = Infinity;
     let hi = -Infinity;
     for (const { key } of STAGES) {
-      const v = st[key];
+      const v = stageValues(st, key);
+      if (!v) continue;
       for (let j = from; j <= to; j++) {
         const x = v[j]!;
         if (Number.isFinite(x)) {
@@ -295,12 +328,20 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       s.scale === 'own' || !(lo <= hi) ? null : [Math.min(0, lo), Math.max(0, hi)];
     stagesRoot.classList.toggle('all', !windowMode);
     STAGES.forEach((stage, i) => {
-      const title = stage.key === 'output' && !bias ? 'y = γ ⊙ x̂' : stage.title;
       const fig = stagesRoot.children[i] as HTMLElement;
+      const all = stageValues(st, stage.key);
+      fig.hidden = all === null;
+      if (!all) return;
+      const names =
+        st.norm === 'rmsnorm'
+          ? RMS_STAGES[stage.key]!
+          : stage.key === 'output' && !bias
+            ? { title: 'y = γ ⊙ x̂', sub: 'output (no bias)' }
+            : stage;
+      const title = names.title;
       (fig.querySelector('strong') as HTMLElement).textContent = title;
-      (fig.querySelector('.sub') as HTMLElement).textContent =
-        stage.key === 'output' && !bias ? 'output (no bias)' : stage.sub;
-      const values = st[stage.key as StageKey].subarray(from, to + 1);
+      (fig.querySelector('.sub') as HTMLElement).textContent = names.sub;
+      const values = all.subarray(from, to + 1);
       const box = fig.querySelector('.chart') as HTMLElement;
       box.setAttribute('aria-label', `${title}, features ${from} to ${to}: ${describeValues(values)}`);
       // What the y axis spans (shared or this stage's own), for readers of the DOM and for tests.
@@ -333,19 +374,22 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       }
       return m;
     };
-    const sigma = Math.sqrt(st.variance);
+    const sigma = Math.sqrt(v.variance);
     const parts: string[] = [];
-    if (!Number.isFinite(st.mean)) {
+    if (st.norm === 'rmsnorm') {
+      parts.push('These weights run as RMSNorm; beside it, what LayerNorm would make of this token with the same γ.');
+    }
+    if (!Number.isFinite(v.mean)) {
       parts.push('This token holds a non-finite value, so all three norms give NaN for it.');
     } else {
       parts.push(
-        `For ${describeRow(s.activations, st.row)}: μ = ${fmtNum(st.mean, 4)}, σ = ${fmtNum(sigma, 6)} and the root mean square ` +
+        `For ${describeRow(s.activations, st.row)}: μ = ${fmtNum(v.mean, 4)}, σ = ${fmtNum(sigma, 6)} and the root mean square ` +
           `√(σ² + μ²) = ${fmtNum(v.rms, 6)} (with ε).`,
       );
       parts.push(
         `RMSNorm skips subtracting μ and divides by ${fmtNum(v.rms, 6)} instead of ${fmtNum(sigma, 6)}: its output differs from ` +
           `bias-free LayerNorm's by up to ${fmtNum(maxDiff(v.rmsnorm, v.biasfree), 3)} on this token, mostly the shift ` +
-          `γᵢ·μ/σ that LayerNorm subtracts (μ/σ = ${fmtNum(st.mean / sigma, 3)} here).`,
+          `γᵢ·μ/σ that LayerNorm subtracts (μ/σ = ${fmtNum(v.mean / sigma, 3)} here).`,
       );
       if (v.layernorm) {
         parts.push(
@@ -372,7 +416,7 @@ export function mountExplain(store: PageStore, root: HTMLElement): void {
       list.replaceChildren();
       return;
     }
-    const callouts = notableFeatures(w.gamma, w.beta);
+    const callouts = notableFeatures(w.gamma, w.beta, w.norm === 'rmsnorm');
     gbChart.set(
       0,
       [
@@ -416,8 +460,9 @@ function describeValues(v: Float32Array): string {
   return `from ${fmtNum(lo, 4)} to ${fmtNum(hi, 4)}${bad ? `, ${bad} non-finite` : ''}`;
 }
 
-/** One or two sentences about this token: what dominates σ², or why there is nothing to normalize. */
+/** One or two sentences about this token: what dominates σ² (or mean(x²)), or why there is nothing to normalize. */
 function insight(st: StagesResult, hasBeta: boolean): string {
+  const rms = st.norm === 'rmsnorm';
   const { nan, posInf, negInf } = st.nonFinite;
   if (nan.length || posInf.length || negInf.length) {
     const list = (name: string, fs: number[]) =>
@@ -427,36 +472,46 @@ function insight(st: StagesResult, hasBeta: boolean): string {
     const what = [list('NaN', nan), list('+Inf', posInf), list('−Inf', negInf)].filter(Boolean).join(' and ');
     const allNaN = st.output.every((v) => Number.isNaN(v));
     return (
-      `This token's input holds ${what}, so μ and σ² are not numbers and there is nothing to normalize by: ` +
+      `This token's input holds ${what}, so ${rms ? 'mean(x²) is not a number' : 'μ and σ² are not numbers'} and there is nothing to normalize by: ` +
       (allNaN
         ? 'every output of this row is NaN, as in PyTorch. Fix the input; no ε helps.'
         : 'its outputs are not finite.')
     );
   }
+  // What each feature adds to the statistic the norm divides by: (x − μ)² to σ², x² to mean(x²).
+  const spread = st.norm === 'rmsnorm' ? st.input : st.centered;
+  const stat = rms ? 'mean(x²)' : 'σ²';
   const d = st.d;
   let total = 0;
   let jMax = 0;
   for (let j = 0; j < d; j++) {
-    const c2 = st.centered[j]! ** 2;
+    const c2 = spread[j]! ** 2;
     total += c2;
-    if (c2 > st.centered[jMax]! ** 2) jMax = j;
+    if (c2 > spread[jMax]! ** 2) jMax = j;
   }
   if (!(total > 0)) {
-    return `Every feature of this token equals the mean, so x − μ is all zeros and the output is ${hasBeta ? 'just β' : 'all zeros'}.`;
+    return rms
+      ? 'Every feature of this token is 0, so mean(x²) = 0 and the output is all zeros.'
+      : `Every feature of this token equals the mean, so x − μ is all zeros and the output is ${hasBeta ? 'just β' : 'all zeros'}.`;
   }
-  const share = (st.centered[jMax]! ** 2 / total) * 100;
+  const share = (spread[jMax]! ** 2 / total) * 100;
   if (share >= 25) {
     const others: number[] = [];
     for (let j = 0; j < d; j++) if (j !== jMax) others.push(Math.abs(st.normalized[j]!));
+    const where = rms ? `is ${fmtNum(spread[jMax]!, 4)}` : `sits ${fmtNum(spread[jMax]!, 4)} from the mean`;
+    const unit = rms ? 'mean square 1' : 'variance 1';
+    const squeeze = rms ? `rstd = ${fmtNum(st.rstd, 3)}` : `1/σ = ${fmtNum(st.rstd, 3)}`;
     return (
-      `Feature ${jMax} sits ${fmtNum(st.centered[jMax]!, 4)} from the mean and alone makes up ${share.toFixed(1)}% of σ². ` +
-      `x̂ always has variance 1 in total, so that one massive activation takes ${share.toFixed(0)}% of it and a typical ` +
-      `(median) feature is left with |x̂| ≈ ${fmtNum(median(others), 2)}: on the shared symmetric-log scale, x̂ is x squeezed by 1/σ = ${fmtNum(st.rstd, 3)}.`
+      `Feature ${jMax} ${where} and alone makes up ${share.toFixed(1)}% of ${stat}. ` +
+      `x̂ always has ${unit} in total, so that one massive activation takes ${share.toFixed(0)}% of it and a typical ` +
+      `(median) feature is left with |x̂| ≈ ${fmtNum(median(others), 2)}: on the shared symmetric-log scale, x̂ is x squeezed by ${squeeze}.`
     );
   }
   return (
-    `No single feature dominates this token: the largest share of σ² is ${share.toFixed(1)}% (feature ${jMax}), ` +
-    'so x̂ spreads evenly around 0 with unit variance.'
+    `No single feature dominates this token: the largest share of ${stat} is ${share.toFixed(1)}% (feature ${jMax}), ` +
+    (rms
+      ? 'so x̂ spreads evenly with mean square 1; RMSNorm does not centre it, so x̂ keeps the mean of x, scaled by rstd.'
+      : 'so x̂ spreads evenly around 0 with unit variance.')
   );
 }
 
@@ -481,15 +536,23 @@ function stageTable(st: StagesResult, s: Readonly<PageState>, from: number, to: 
   }
   thead.append(hr);
   const tbody = el('tbody');
-  const rowsDef: [string, Float32Array][] = [
-    ['x', st.input],
-    ['x − μ', st.centered],
-    ['x̂', st.normalized],
-    ['γ', w.gamma],
-    ['γ ⊙ x̂', st.scaled],
-    ...(bias && w.beta ? ([['β', w.beta]] as [string, Float32Array][]) : []),
-    ['y', st.output],
-  ];
+  const rowsDef: [string, Float32Array][] =
+    st.norm === 'rmsnorm'
+      ? [
+          ['x', st.input],
+          ['x̂', st.normalized],
+          ['γ', w.gamma],
+          ['y', st.output],
+        ]
+      : [
+          ['x', st.input],
+          ['x − μ', st.centered],
+          ['x̂', st.normalized],
+          ['γ', w.gamma],
+          ['γ ⊙ x̂', st.scaled],
+          ...(bias && w.beta ? ([['β', w.beta]] as [string, Float32Array][]) : []),
+          ['y', st.output],
+        ];
   for (const [name, arr] of rowsDef) {
     const tr = el('tr');
     const th = el('th', name);
@@ -513,8 +576,11 @@ interface Notable extends Callout {
   chart: boolean;
 }
 
-/** The features worth pointing at: smallest and largest γ, largest |β|, and GPT-2's massive channels. */
-function notableFeatures(gamma: Float32Array, beta: Float32Array | null): Notable[] {
+/**
+ * The features worth pointing at: smallest and largest γ, largest |β|, and GPT-2's massive channels
+ * (not for an RMSNorm's γ, which is another model's: its feature 447 is nothing special).
+ */
+function notableFeatures(gamma: Float32Array, beta: Float32Array | null, rms: boolean): Notable[] {
   const d = gamma.length;
   const idx = Array.from({ length: d }, (_, i) => i);
   const byGamma = [...idx].sort((a, b) => gamma[a]! - gamma[b]!);
@@ -550,10 +616,10 @@ function notableFeatures(gamma: Float32Array, beta: Float32Array | null): Notabl
     low,
     0,
     `γ${low} = ${fmtNum(gamma[low]!, 2)}`,
-    `Feature ${low} has the smallest gain, γ = ${fmtNum(gamma[low]!, 4)}: LayerNorm all but silences it.`,
+    `Feature ${low} has the smallest gain, γ = ${fmtNum(gamma[low]!, 4)}: ${rms ? 'RMSNorm' : 'LayerNorm'} all but silences it.`,
     true,
   );
-  for (const j of [447, 138, 378]) {
+  for (const j of rms ? [] : [447, 138, 378]) {
     if (j >= d) continue;
     push(
       j,

@@ -6,7 +6,8 @@ import { Heatmap } from '../ui/heatmap';
 import { describeRow } from '../ui/rows';
 
 const fmt = (v: number) => fmtNum(v, 6);
-const variantName = (v: string) => (v === 'biasfree' ? 'bias-free (γ only)' : 'γ and β');
+const variantName = (v: string) =>
+  v === 'rmsnorm' ? 'RMSNorm (γ only)' : v === 'biasfree' ? 'bias-free (γ only)' : 'γ and β';
 
 /** Why the results on screen are not those of the current inputs, or null when they are. */
 export function staleReason(s: Readonly<PageState>): string | null {
@@ -57,7 +58,7 @@ export function mountOutput(store: PageStore): void {
       } else if (!s.weights && s.weightsLoad?.status === 'loading') {
         summary.textContent = `Waiting for the weights (${s.weightsLoad.label}).`;
       } else if (s.computing) summary.textContent = 'Normalizing…';
-      else summary.textContent = 'Run LayerNorm by loading weights and activations.';
+      else summary.textContent = 'Run the norm by loading weights and activations.';
       const stale = staleReason(s);
       $('out-stale').hidden = stale === null;
       $('out-stale').textContent = stale ?? '';
@@ -120,17 +121,36 @@ function renderStats(s: Readonly<PageState>, all = false): void {
   const body = $('stats-table').querySelector('tbody')!;
   const frag = document.createDocumentFragment();
   const n = all ? r.sampleRows.length : Math.min(FIRST_STATS, r.sampleRows.length);
+  const st = r.stats;
+  // LayerNorm's μ, σ², 1/√(σ² + ε), or RMSNorm's mean(x²), 1/√(mean(x²) + ε).
+  const columns: [string, Float64Array][] =
+    st.norm === 'rmsnorm'
+      ? [
+          ['mean(x²)', st.meanSquare],
+          ['1/√(mean(x²)+ε)', st.rstd],
+        ]
+      : [
+          ['μ', st.mean],
+          ['σ²', st.variance],
+          ['1/√(σ²+ε)', st.rstd],
+        ];
+  $('stats-caption').textContent =
+    st.norm === 'rmsnorm'
+      ? 'Mean square and reciprocal root mean square of each row'
+      : 'Mean, variance and reciprocal standard deviation of each row';
+  $('stats-head').replaceChildren(
+    ...['row', ...columns.map(([name]) => name)].map((name) => {
+      const th = el('th', name);
+      th.scope = 'col';
+      return th;
+    }),
+  );
   for (let i = 0; i < n; i++) {
     const row = r.sampleRows[i]!;
     const tr = el('tr');
     const th = el('th', describeRow(s.activations, row));
     th.scope = 'row';
-    tr.append(
-      th,
-      el('td', fmtNum(r.stats.mean[i]!, 7)),
-      el('td', fmtNum(r.stats.variance[i]!, 7)),
-      el('td', fmtNum(r.stats.rstd[i]!, 7)),
-    );
+    tr.append(th, ...columns.map(([, values]) => el('td', fmtNum(values[i]!, 7))));
     frag.append(tr);
   }
   body.replaceChildren(frag);

@@ -1,5 +1,5 @@
-/** The weights card: where γ and β come from, the variant, and ε. */
-import { parseEps, type PageStore, type WeightsSource } from '../state';
+/** The weights card: where γ and β come from, the norm they run as (LayerNorm preset or RMSNorm), and ε. */
+import { parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
 import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
 import { fmtBytes, fmtEps, fmtNum } from '../ui/format';
 
@@ -13,6 +13,15 @@ function summarize(a: Float32Array): string {
     s += v;
   }
   return `mean ${fmtNum(s / a.length, 4)}, range [${fmtNum(lo, 4)}, ${fmtNum(hi, 4)}]`;
+}
+
+/** Which norm the checkpoint holds, its gain's name, and the ε it states. */
+function normSummary(w: Weights): string | null {
+  if (w.synthetic) return null;
+  const name = `${w.norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm'}${w.tensor ? ` ${w.tensor}` : ''}`;
+  const model = w.architecture ? ` (${w.architecture})` : '';
+  const eps = w.eps !== null ? `ε = ${fmtEps(w.eps)} as the checkpoint states` : 'the checkpoint states no ε';
+  return `${name}${model}, ${eps}`;
 }
 
 export function mountWeights(store: PageStore, root: HTMLElement): void {
@@ -88,6 +97,8 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
   });
   useSynthetic.addEventListener('click', () => load({ kind: 'synthetic', seed: seed() }));
   for (const r of root.querySelectorAll<HTMLInputElement>('input[name="preset"]')) {
+    // RMSNorm is not a preset: it is checked (and enabled) only while RMSNorm weights are loaded.
+    if (r.value === 'rmsnorm') continue;
     r.addEventListener('change', () => {
       if (r.checked) store.set({ variant: r.value === 'biasfree' ? 'biasfree' : 'layernorm' });
     });
@@ -132,18 +143,27 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     } else if (!w) summary.textContent = 'No weights loaded yet.';
     if (w && l?.status !== 'loading') {
       summary.append(el('strong', w.label));
-      const parts = [w.detail, `d = ${w.d}`, `γ: ${summarize(w.gamma)}`];
+      const norm = normSummary(w);
+      const parts = [w.detail, ...(norm ? [norm] : []), `d = ${w.d}`, `γ: ${summarize(w.gamma)}`];
       if (w.beta) parts.push(`β: ${summarize(w.beta)}`);
-      else parts.push('no β in this checkpoint');
+      else parts.push(w.norm === 'rmsnorm' ? 'no β (an RMSNorm has none)' : 'no β in this checkpoint');
       if (w.beta && s.variant === 'biasfree') parts.push('β ignored (bias-free preset)');
       summary.append(` — ${parts.join(' · ')}`);
     }
 
+    const rms = w?.norm === 'rmsnorm';
     const hasBeta = !w || w.beta !== null;
-    const gpt2Radio = root.querySelector<HTMLInputElement>('input[name="preset"][value="gpt2"]')!;
-    gpt2Radio.disabled = !hasBeta;
-    setRadio(root, 'preset', hasBeta && s.variant === 'layernorm' ? 'gpt2' : 'biasfree');
-    $('preset-note').textContent = hasBeta ? '' : 'These weights have no β, so the layer runs bias-free.';
+    const preset = (v: string) => root.querySelector<HTMLInputElement>(`input[name="preset"][value="${v}"]`)!;
+    preset('gpt2').disabled = !hasBeta || rms;
+    preset('biasfree').disabled = rms;
+    preset('rmsnorm').disabled = !rms;
+    setRadio(root, 'preset', rms ? 'rmsnorm' : hasBeta && s.variant === 'layernorm' ? 'gpt2' : 'biasfree');
+    $('preset-note').textContent = rms
+      ? 'These weights are the gain of an RMSNorm (the checkpoint says so), so the layer runs as RMSNorm with the checkpoint’s ε. Load a LayerNorm checkpoint for the presets above.'
+      : hasBeta
+        ? ''
+        : 'These weights have no β, so the layer runs bias-free.';
+    $('eps-what').textContent = rms ? '(added to the mean square, mean(x²))' : '(added to the variance)';
 
     syncValue(eps, s.epsText);
     const said = w?.eps ?? null;
@@ -153,7 +173,9 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
         : said !== null && Number(fmtEps(said)) !== s.eps
           ? `The checkpoint states ε = ${fmtEps(said)}.`
           : w && !w.synthetic && said === null
-            ? 'These weights do not state ε; 1e-5 is GPT-2’s.'
+            ? rms
+              ? 'These weights do not state ε; 1e-5 is the package’s default (Llama-family models use 1e-5 or 1e-6).'
+              : 'These weights do not state ε; 1e-5 is GPT-2’s.'
             : '';
     const bad = s.eps === null;
     markInvalid(eps, bad);

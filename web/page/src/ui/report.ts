@@ -1,7 +1,13 @@
 /** The lab's verdict as plain text and JSON: everything needed to reproduce and judge the comparison. */
-import type { ElementView, LabFileResult } from '../engine/protocol';
-import { effectiveVariant, type PageState } from '../state';
+import type { ElementView, LabFileResult, Variant } from '../engine/protocol';
+import type { PageState } from '../state';
 import { fmtF32, hex32 } from './format';
+
+const LAYER_NAMES: Record<Variant, string> = {
+  layernorm: 'LayerNorm (γ and β)',
+  biasfree: 'bias-free (γ only)',
+  rmsnorm: 'RMSNorm (γ only)',
+};
 
 const tolNum = (v: number) => (v === 0 || v >= 1e-3 ? String(v) : v.toExponential());
 
@@ -32,7 +38,7 @@ export function reportJson(s: Readonly<PageState>): Record<string, unknown> | nu
     date: new Date().toISOString(),
     engine: { backend: s.engine.backend, kernel: s.engine.kernel },
     weights: { source: s.weights.label, detail: s.weights.detail, d: s.weights.d },
-    layer: { variant: effectiveVariant(s), eps: lab.params.eps },
+    layer: { variant: lab.params.variant, eps: lab.params.eps },
     input: { name: s.activations.label, shape: s.activations.shape },
     tolerance: { ...lab.tolerance, text: tolText(lab.tolerance) },
     thisLibraryVsExact: lab.ours,
@@ -66,7 +72,7 @@ export function reportText(s: Readonly<PageState>): string {
     'layernorm-wasm correctness lab',
     `engine:     ${s.engine.backend} build, kernel ${s.engine.kernel}`,
     `weights:    ${w.label} (${w.detail}), d = ${w.d}`,
-    `layer:      ${effectiveVariant(s) === 'biasfree' ? 'bias-free (γ only)' : 'LayerNorm (γ and β)'}, ε = ${lab.params.eps}`,
+    `layer:      ${LAYER_NAMES[lab.params.variant]}, ε = ${lab.params.eps}`,
     `input:      ${a.label} [${a.shape.join(', ')}]`,
     `tolerance:  ${tolText(lab.tolerance)}`,
     `this library vs exact (float64, rounded once): max ${lab.ours.maxSulp.toPrecision(3)} sULP, ` +

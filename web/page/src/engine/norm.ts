@@ -1,0 +1,57 @@
+/**
+ * Which norm the engine runs and the package calls that run it: the checkpoint's RMSNorm, or
+ * LayerNorm with β or without (the bias-free preset). Every computation in the engine (output,
+ * checks, lab, timing, benchmark) goes through here, so they all run the same norm.
+ */
+import { layerNormReference, rmsNormReference, type LayerNorm, type LayerNormRuntime } from 'layernorm-wasm';
+import type { LayerParams, NormKind, Variant } from './protocol';
+
+export interface Weights {
+  id: number;
+  gamma: Float32Array;
+  beta: Float32Array | null;
+  d: number;
+  norm: NormKind;
+}
+
+export interface Norm {
+  variant: Variant;
+  gamma: Float32Array;
+  /** null for RMSNorm and for LayerNorm without β. */
+  beta: Float32Array | null;
+  eps: number;
+}
+
+/**
+ * The norm these weights run with these settings: an RMSNorm checkpoint runs as RMSNorm whatever
+ * the LayerNorm preset says; LayerNorm weights without β run bias-free.
+ */
+export function normFor(w: Weights, p: LayerParams): Norm {
+  if (w.norm === 'rmsnorm') return { variant: 'rmsnorm', gamma: w.gamma, beta: null, eps: p.eps };
+  const variant = p.variant === 'biasfree' || !w.beta ? 'biasfree' : 'layernorm';
+  return { variant, gamma: w.gamma, beta: variant === 'layernorm' ? w.beta : null, eps: p.eps };
+}
+
+/** The settings a result was made with (what ran, not what was asked). */
+export const paramsOf = (n: Norm): LayerParams => ({ eps: n.eps, variant: n.variant });
+
+/** The module's output for rows x (into `out` when given). */
+export function normalize(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number, out?: Float32Array): Float32Array {
+  return n.variant === 'rmsnorm'
+    ? rt.rmsNorm(x, d, { gamma: n.gamma, eps: n.eps, out })
+    : rt.layerNorm(x, d, { gamma: n.gamma, beta: n.beta, eps: n.eps, out });
+}
+
+/** The package's float64 reference for rows x, rounded once to float32. */
+export function reference(n: Norm, x: Float32Array, d: number): Float32Array {
+  return n.variant === 'rmsnorm'
+    ? rmsNormReference(x, d, { gamma: n.gamma, eps: n.eps })
+    : layerNormReference(x, d, { gamma: n.gamma, beta: n.beta, eps: n.eps });
+}
+
+/** A resident layer (γ, β kept in wasm memory) for repeated calls; dispose it. */
+export function createNorm(rt: LayerNormRuntime, d: number, n: Norm): LayerNorm {
+  return n.variant === 'rmsnorm'
+    ? rt.createRmsNorm(d, { gamma: n.gamma, eps: n.eps })
+    : rt.createLayerNorm(d, { gamma: n.gamma, beta: n.beta, eps: n.eps });
+}
