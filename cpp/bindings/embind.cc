@@ -20,7 +20,7 @@ float* Out(Address a) { return reinterpret_cast<float*>(a); }
 // 0 for null), then eps as a double at byte 56.
 struct WireCall {
   std::int32_t norm, dtype;
-  std::uint32_t rows, d, x, y, gamma, beta, residual, bias, sum_out, mean, rstd, pad;
+  std::uint32_t rows, d, x, y, gamma, beta, residual, bias, sum_out, mean, rstd, scratch;
   double eps;
 };
 static_assert(sizeof(WireCall) == 64, "web/src/wire.ts writes 64 bytes");
@@ -42,6 +42,7 @@ layernorm::NormCall FromWire(Address wire) {
   c.sum_out = reinterpret_cast<void*>(Address{w.sum_out});
   c.mean = reinterpret_cast<double*>(Address{w.mean});
   c.rstd = reinterpret_cast<double*>(Address{w.rstd});
+  c.scratch = Out(w.scratch);
   return c;
 }
 

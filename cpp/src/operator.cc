@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 
 #include "kernels/half.h"
 #include "kernels/ukernels.h"
@@ -100,6 +102,8 @@ const char* StatusMessage(Status status) {
       return "sum_out receives x + residual, and there is no residual";
     case Status::kSumOutIsOutput:
       return "sum_out and y must be different arrays";
+    case Status::kOutOfMemory:
+      return "not enough memory for a row's float32 staging (pass scratch)";
     case Status::kResidualNotHere:
       return "statistics are of x alone: this entry point takes no residual";
   }
@@ -117,9 +121,19 @@ std::size_t ElementSize(DType dtype) {
   return 0;
 }
 
-Status Normalize(const NormCall& c, const Kernel* kernel) {
-  if (Status s = Validate(c); s != Status::kOk) return s;
-  if (c.rows == 0) return Status::kOk;
+// Rows of float16 / bfloat16 wider than the staging the kernels keep on the stack are staged
+// through d floats: the caller's scratch, or an allocation made here (the kernels never allocate).
+
+Status Normalize(const NormCall& call, const Kernel* kernel) {
+  if (Status s = Validate(call); s != Status::kOk) return s;
+  if (call.rows == 0) return Status::kOk;
+  NormCall c = call;
+  std::unique_ptr<float, void (*)(void*)> owned(nullptr, std::free);
+  if (c.dtype != DType::kFloat32 && c.d > kernels::kStageFloats && !c.scratch) {
+    owned.reset(static_cast<float*>(std::malloc(c.d * sizeof(float))));
+    if (!owned) return Status::kOutOfMemory;
+    c.scratch = owned.get();
+  }
   const TypeUkernels& u = Table(c, kernel);
   if (!c.residual) {
     u.normalize_rows(c, c.x, c.y, 0, c.rows);

@@ -185,6 +185,8 @@ export class Executor {
     const bAt = staged && c.beta ? layout.take(4 * d) : 0;
     const biasAt = c.bias ? layout.take(4 * d) : 0;
     const statsAt = layout.take(16);
+    // A 16-bit row goes through float32: its staging is here, so the core allocates nothing.
+    const stageAt = kind.bytes === 2 ? layout.take(4 * d) : 0;
     const args: CallArrays = {
       x: c.x,
       out: c.out,
@@ -234,6 +236,7 @@ export class Executor {
           sumOut: su ? block + rAt : 0,
           mean: call.mean ? block + statsAt : 0,
           rstd: call.rstd ? block + statsAt + 8 : 0,
+          scratch: stageAt ? block + stageAt : 0,
           eps: c.eps,
         });
         heap.check(heap.module._normalize(this.#wire), c.fn);

@@ -21,6 +21,8 @@ export interface WireCall {
   sumOut: number;
   mean: number;
   rstd: number;
+  /** d floats the core may use for 16-bit rows wider than its stack staging (0: none needed). */
+  scratch?: number;
   eps: number;
 }
 
@@ -39,6 +41,6 @@ export function writeWire(module: LayerNormModule, at: number, c: WireCall): voi
   u[10] = c.sumOut;
   u[11] = c.mean;
   u[12] = c.rstd;
-  u[13] = 0;
+  u[13] = c.scratch ?? 0;
   module.HEAPF64[(at + 56) >>> 3] = c.eps;
 }

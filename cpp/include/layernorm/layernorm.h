@@ -34,6 +34,7 @@ enum class Status : int {
   kSumOutWithoutResidual = 11,
   kSumOutIsOutput = 12,   // sum_out and y are the same array
   kResidualNotHere = 13,  // Statistics() takes no residual (Stages() does, for one row)
+  kOutOfMemory = 14,      // a wide 16-bit row's staging could not be allocated (pass scratch)
 };
 
 // A short English description of a status, for error messages.
@@ -66,6 +67,9 @@ struct NormCall {
   void* sum_out = nullptr;         // receives h (needs residual); may be x or residual, not y
   double* mean = nullptr;          // rows values: each row's mean (LayerNorm only)
   double* rstd = nullptr;          // rows values: 1 / sqrt(var + eps), RMSNorm 1 / sqrt(ms + eps)
+  // d floats of working memory for float16 / bfloat16 rows wider than 4096 values; when null such
+  // calls allocate it (pass it to keep a call from allocating).
+  float* scratch = nullptr;
 };
 
 // Statistics of one row as the kernels compute them. rstd is 1 / sqrt(variance + eps)

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/half.h"
+#include "kernels/inline.h"
 
 namespace layernorm::kernels {
 
@@ -16,26 +17,26 @@ struct F32Io {
   using F32 = typename Ops::F32;
   using F64 = typename Ops::F64;
 
-  static void Load8(const T* p, F32* lo, F32* hi) {
+  LAYERNORM_INLINE static void Load8(const T* p, F32* lo, F32* hi) {
     *lo = Ops::Load(p);
     *hi = Ops::Load(p + 4);
   }
-  static F32 Load4(const T* p) { return Ops::Load(p); }
-  static void Store8(T* p, F32 lo, F32 hi) {
+  LAYERNORM_INLINE static F32 Load4(const T* p) { return Ops::Load(p); }
+  LAYERNORM_INLINE static void Store8(T* p, F32 lo, F32 hi) {
     Ops::Store(p, lo);
     Ops::Store(p + 4, hi);
   }
-  static void Store4(T* p, F32 a) { Ops::Store(p, a); }
+  LAYERNORM_INLINE static void Store4(T* p, F32 a) { Ops::Store(p, a); }
   // Eight values as four pairs of doubles. Half-vector loads: V8 turns each into a single
   // convert-from-memory instruction.
-  static void Load8Promote(const T* p, F64* c0, F64* c1, F64* c2, F64* c3) {
+  LAYERNORM_INLINE static void Load8Promote(const T* p, F64* c0, F64* c1, F64* c2, F64* c3) {
     *c0 = Ops::LoadPromote(p);
     *c1 = Ops::LoadPromote(p + 2);
     *c2 = Ops::LoadPromote(p + 4);
     *c3 = Ops::LoadPromote(p + 6);
   }
-  static float Get(const T* p) { return *p; }
-  static void Put(T* p, float v) { *p = v; }
+  LAYERNORM_INLINE static float Get(const T* p) { return *p; }
+  LAYERNORM_INLINE static void Put(T* p, float v) { *p = v; }
 };
 
 // float16 and bfloat16 share everything but the conversions.
@@ -45,11 +46,11 @@ struct HalfIo {
   using F32 = typename Ops::F32;
   using F64 = typename Ops::F64;
 
-  static void Load8(const T* p, F32* lo, F32* hi) { Half::Load8(p, lo, hi); }
-  static F32 Load4(const T* p) { return Half::Load4(p); }
-  static void Store8(T* p, F32 lo, F32 hi) { Half::Store8(p, lo, hi); }
-  static void Store4(T* p, F32 a) { Half::Store4(p, a); }
-  static void Load8Promote(const T* p, F64* c0, F64* c1, F64* c2, F64* c3) {
+  LAYERNORM_INLINE static void Load8(const T* p, F32* lo, F32* hi) { Half::Load8(p, lo, hi); }
+  LAYERNORM_INLINE static F32 Load4(const T* p) { return Half::Load4(p); }
+  LAYERNORM_INLINE static void Store8(T* p, F32 lo, F32 hi) { Half::Store8(p, lo, hi); }
+  LAYERNORM_INLINE static void Store4(T* p, F32 a) { Half::Store4(p, a); }
+  LAYERNORM_INLINE static void Load8Promote(const T* p, F64* c0, F64* c1, F64* c2, F64* c3) {
     F32 lo, hi;
     Half::Load8(p, &lo, &hi);
     *c0 = Ops::PromoteLo(lo);
@@ -57,36 +58,48 @@ struct HalfIo {
     *c2 = Ops::PromoteLo(hi);
     *c3 = Ops::PromoteHi(hi);
   }
-  static float Get(const T* p) { return Half::Widen(*p); }
-  static void Put(T* p, float v) { *p = Half::Narrow(v); }
+  LAYERNORM_INLINE static float Get(const T* p) { return Half::Widen(*p); }
+  LAYERNORM_INLINE static void Put(T* p, float v) { *p = Half::Narrow(v); }
 };
 
 template <class Ops>
 struct F16Conversions {
-  static void Load8(const std::uint16_t* p, typename Ops::F32* lo, typename Ops::F32* hi) {
+  LAYERNORM_INLINE static void Load8(const std::uint16_t* p, typename Ops::F32* lo,
+                                     typename Ops::F32* hi) {
     Ops::LoadF16x8(p, lo, hi);
   }
-  static typename Ops::F32 Load4(const std::uint16_t* p) { return Ops::LoadF16x4(p); }
-  static void Store8(std::uint16_t* p, typename Ops::F32 lo, typename Ops::F32 hi) {
+  LAYERNORM_INLINE static typename Ops::F32 Load4(const std::uint16_t* p) {
+    return Ops::LoadF16x4(p);
+  }
+  LAYERNORM_INLINE static void Store8(std::uint16_t* p, typename Ops::F32 lo,
+                                      typename Ops::F32 hi) {
     Ops::StoreF16x8(p, lo, hi);
   }
-  static void Store4(std::uint16_t* p, typename Ops::F32 a) { Ops::StoreF16x4(p, a); }
-  static float Widen(std::uint16_t h) { return F16ToF32(h); }
-  static std::uint16_t Narrow(float f) { return F32ToF16(f); }
+  LAYERNORM_INLINE static void Store4(std::uint16_t* p, typename Ops::F32 a) {
+    Ops::StoreF16x4(p, a);
+  }
+  LAYERNORM_INLINE static float Widen(std::uint16_t h) { return F16ToF32(h); }
+  LAYERNORM_INLINE static std::uint16_t Narrow(float f) { return F32ToF16(f); }
 };
 
 template <class Ops>
 struct BF16Conversions {
-  static void Load8(const std::uint16_t* p, typename Ops::F32* lo, typename Ops::F32* hi) {
+  LAYERNORM_INLINE static void Load8(const std::uint16_t* p, typename Ops::F32* lo,
+                                     typename Ops::F32* hi) {
     Ops::LoadBF16x8(p, lo, hi);
   }
-  static typename Ops::F32 Load4(const std::uint16_t* p) { return Ops::LoadBF16x4(p); }
-  static void Store8(std::uint16_t* p, typename Ops::F32 lo, typename Ops::F32 hi) {
+  LAYERNORM_INLINE static typename Ops::F32 Load4(const std::uint16_t* p) {
+    return Ops::LoadBF16x4(p);
+  }
+  LAYERNORM_INLINE static void Store8(std::uint16_t* p, typename Ops::F32 lo,
+                                      typename Ops::F32 hi) {
     Ops::StoreBF16x8(p, lo, hi);
   }
-  static void Store4(std::uint16_t* p, typename Ops::F32 a) { Ops::StoreBF16x4(p, a); }
-  static float Widen(std::uint16_t b) { return BF16ToF32(b); }
-  static std::uint16_t Narrow(float f) { return F32ToBF16(f); }
+  LAYERNORM_INLINE static void Store4(std::uint16_t* p, typename Ops::F32 a) {
+    Ops::StoreBF16x4(p, a);
+  }
+  LAYERNORM_INLINE static float Widen(std::uint16_t b) { return BF16ToF32(b); }
+  LAYERNORM_INLINE static std::uint16_t Narrow(float f) { return F32ToBF16(f); }
 };
 
 template <class Ops>

@@ -12,25 +12,29 @@
 
 namespace layernorm::kernels {
 
+// float32 has every micro-kernel; the 16-bit types are staged through float32 (src/schedule.h),
+// so they need only their conversions, statistics and residual add.
 template <class U>
 constexpr TypeUkernels TypeTable() {
   using S = detail::Schedule<U>;
-  NormalizeResidualRowsFn residual = nullptr;
-  if constexpr (std::is_same_v<typename U::T, float>) residual = &S::NormalizeResidualRows;
-  return {sizeof(typename U::T),
-          &S::NormalizeRows,
-          residual,
-          &S::Statistics,
-          &U::template Sums<false>,
-          &U::template Sums<true>,
-          &U::LayerNormFastRow,
-          &U::LayerNormFastNextRow,
-          &U::LayerNormWideRow,
-          &U::Squares,
-          &U::RmsNormFastRow,
-          &U::RmsNormFastNextRow,
-          &U::RmsNormWideRow,
-          &U::Add};
+  TypeUkernels t{};
+  t.element_size = sizeof(typename U::T);
+  t.normalize_rows = &S::NormalizeRows;
+  t.statistics = &S::Statistics;
+  t.sums = &U::template Sums<false>;
+  t.sums_shifted = &U::template Sums<true>;
+  t.squares = &U::Squares;
+  t.add = &U::Add;
+  if constexpr (std::is_same_v<typename U::T, float>) {
+    t.normalize_residual_rows = &S::NormalizeResidualRows;
+    t.layernorm_fast = &U::LayerNormFastRow;
+    t.layernorm_fast_next = &U::LayerNormFastNextRow;
+    t.layernorm_wide = &U::LayerNormWideRow;
+    t.rmsnorm_fast = &U::RmsNormFastRow;
+    t.rmsnorm_fast_next = &U::RmsNormFastNextRow;
+    t.rmsnorm_wide = &U::RmsNormWideRow;
+  }
+  return t;
 }
 
 template <class Ops>

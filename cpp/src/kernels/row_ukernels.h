@@ -12,6 +12,7 @@
 
 #include <cstddef>
 
+#include "kernels/inline.h"
 #include "kernels/io.h"
 #include "kernels/ukernels.h"
 
@@ -28,17 +29,17 @@ struct RowUkernels {
   // ---- statistics
 
   // Eight values, as four pairs of doubles, into the sums s1 (values) and s2 (squares).
-  static void AddSums(F64 c0, F64 c1, F64 c2, F64 c3, F64* s1, F64* s2) {
+  LAYERNORM_INLINE static void AddSums(F64 c0, F64 c1, F64 c2, F64 c3, F64* s1, F64* s2) {
     *s1 = Ops::Add64(*s1, Ops::Add64(Ops::Add64(c0, c1), Ops::Add64(c2, c3)));
     AddSquares(c0, c1, c2, c3, s2);
   }
-  static void AddSquares(F64 c0, F64 c1, F64 c2, F64 c3, F64* s2) {
+  LAYERNORM_INLINE static void AddSquares(F64 c0, F64 c1, F64 c2, F64 c3, F64* s2) {
     *s2 = Ops::Add64(*s2, Ops::Add64(Ops::Add64(Ops::Mul64(c0, c0), Ops::Mul64(c1, c1)),
                                      Ops::Add64(Ops::Mul64(c2, c2), Ops::Mul64(c3, c3))));
   }
 
   template <bool kShift>
-  static void SumsStep(const T* p, F64 shift, F64* s1, F64* s2) {
+  LAYERNORM_INLINE static void SumsStep(const T* p, F64 shift, F64* s1, F64* s2) {
     F64 c0, c1, c2, c3;
     Io::Load8Promote(p, &c0, &c1, &c2, &c3);
     if constexpr (kShift) {
@@ -50,7 +51,7 @@ struct RowUkernels {
     AddSums(c0, c1, c2, c3, s1, s2);
   }
 
-  static void SquaresStep(const T* p, F64* s2) {
+  LAYERNORM_INLINE static void SquaresStep(const T* p, F64* s2) {
     F64 c0, c1, c2, c3;
     Io::Load8Promote(p, &c0, &c1, &c2, &c3);
     AddSquares(c0, c1, c2, c3, s2);
@@ -102,24 +103,25 @@ struct RowUkernels {
 
   // (gamma and beta are only offset when present: they may be null.)
   template <bool kGamma, bool kBeta>
-  static F32 AffineVec(F32 t, const float* gamma, const float* beta, std::size_t j) {
+  LAYERNORM_INLINE static F32 AffineVec(F32 t, const float* gamma, const float* beta,
+                                        std::size_t j) {
     if constexpr (kGamma) t = Ops::Mul32(t, Ops::Load(gamma + j));
     if constexpr (kBeta) t = Ops::Add32(t, Ops::Load(beta + j));
     return t;
   }
 
   template <bool kGamma, bool kBeta>
-  static float Affine(float t, const float* gamma, const float* beta) {
+  LAYERNORM_INLINE static float Affine(float t, const float* gamma, const float* beta) {
     if constexpr (kGamma) t = t * *gamma;
     if constexpr (kBeta) t = t + *beta;
     return t;
   }
 
   // LayerNorm's fast path: the mean split in two floats keeps it beyond float32 precision.
-  static F32 CenterScaleVec(F32 x, F32 mu_hi, F32 mu_lo, F32 rstd) {
+  LAYERNORM_INLINE static F32 CenterScaleVec(F32 x, F32 mu_hi, F32 mu_lo, F32 rstd) {
     return Ops::Mul32(Ops::Sub32(Ops::Sub32(x, mu_hi), mu_lo), rstd);
   }
-  static float CenterScale(float x, const RowParams& p) {
+  LAYERNORM_INLINE static float CenterScale(float x, const RowParams& p) {
     return ((x - p.mu_hi) - p.mu_lo) * p.rstd32;
   }
 
@@ -127,8 +129,8 @@ struct RowUkernels {
 
   // Nothing: the row is the last, or the next one overlaps this output.
   struct NoNext {
-    void Step(F64*, F64*) {}
-    void StepSquares(F64*) {}
+    LAYERNORM_INLINE void Step(F64*, F64*) {}
+    LAYERNORM_INLINE void StepSquares(F64*) {}
     void Finish(std::size_t, F64, F64, double*, double*) {}
     void FinishSquares(std::size_t, F64, double*) {}
   };
@@ -136,11 +138,11 @@ struct RowUkernels {
   // Sums the next row.
   struct SumNext {
     const T* x;
-    void Step(F64* s1, F64* s2) {
+    LAYERNORM_INLINE void Step(F64* s1, F64* s2) {
       SumsStep<false>(x, Ops::Splat64(0.0), s1, s2);
       x += 8;
     }
-    void StepSquares(F64* s2) {
+    LAYERNORM_INLINE void StepSquares(F64* s2) {
       SquaresStep(x, s2);
       x += 8;
     }
@@ -154,20 +156,20 @@ struct RowUkernels {
 
   // Forms the next row of a fused call, h = (x + r) + bias, stores it and sums it: each h is made,
   // stored and loaded once. The sums are of the float32 values stored, in the order SumsStep
-  // takes them, so they are those of the stored row.
-  template <bool kBias>
+  // takes them, so they are those of the stored row. (The bias is tested per group of 8 rather
+  // than made a template parameter: the branch always goes one way, and it saves 6 kB of module.)
   struct AddNext {
     const T* x;
     const T* r;
     const float* bias;
     T* h;
-    void Form(F32* h0, F32* h1) {
+    LAYERNORM_INLINE void Form(F32* h0, F32* h1) {
       F32 x0, x1, r0, r1;
       Io::Load8(x, &x0, &x1);
       Io::Load8(r, &r0, &r1);
       *h0 = Ops::Add32(x0, r0);
       *h1 = Ops::Add32(x1, r1);
-      if constexpr (kBias) {
+      if (bias) {
         *h0 = Ops::Add32(*h0, Ops::Load(bias));
         *h1 = Ops::Add32(*h1, Ops::Load(bias + 4));
         bias += 8;
@@ -177,13 +179,13 @@ struct RowUkernels {
       r += 8;
       h += 8;
     }
-    void Step(F64* s1, F64* s2) {
+    LAYERNORM_INLINE void Step(F64* s1, F64* s2) {
       F32 h0, h1;
       Form(&h0, &h1);
       AddSums(Ops::PromoteLo(h0), Ops::PromoteHi(h0), Ops::PromoteLo(h1), Ops::PromoteHi(h1), s1,
               s2);
     }
-    void StepSquares(F64* s2) {
+    LAYERNORM_INLINE void StepSquares(F64* s2) {
       F32 h0, h1;
       Form(&h0, &h1);
       AddSquares(Ops::PromoteLo(h0), Ops::PromoteHi(h0), Ops::PromoteLo(h1), Ops::PromoteHi(h1),
@@ -192,7 +194,7 @@ struct RowUkernels {
     void FormTail(std::size_t n) {
       for (std::size_t j = 0; j < n; ++j) {
         float v = Io::Get(x + j) + Io::Get(r + j);
-        if constexpr (kBias) v = v + bias[j];
+        if (bias) v = v + bias[j];
         Io::Put(h + j, v);
       }
     }
@@ -384,14 +386,12 @@ struct RowUkernels {
   static void LayerNormFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
                                       const T* xn, const T* rn, const float* bias, T* hn,
                                       double* sum, double* squares) {
-    if (bias) return LayerNormWith(p, x, y, d, AddNext<true>{xn, rn, bias, hn}, sum, squares);
-    LayerNormWith(p, x, y, d, AddNext<false>{xn, rn, nullptr, hn}, sum, squares);
+    LayerNormWith(p, x, y, d, AddNext{xn, rn, bias, hn}, sum, squares);
   }
   static void RmsNormFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
                                     const T* xn, const T* rn, const float* bias, T* hn,
                                     double* squares) {
-    if (bias) return RmsNormWith(p, x, y, d, AddNext<true>{xn, rn, bias, hn}, squares);
-    RmsNormWith(p, x, y, d, AddNext<false>{xn, rn, nullptr, hn}, squares);
+    RmsNormWith(p, x, y, d, AddNext{xn, rn, bias, hn}, squares);
   }
   static void LayerNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
     const T* x = static_cast<const T*>(xv);

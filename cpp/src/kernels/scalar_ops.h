@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/half.h"
+#include "kernels/inline.h"
 
 namespace layernorm::kernels {
 
@@ -18,64 +19,64 @@ struct ScalarOps {
     double v[2];
   };
 
-  static F32 Load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
-  static void Store(float* p, F32 a) {
+  LAYERNORM_INLINE static F32 Load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
+  LAYERNORM_INLINE static void Store(float* p, F32 a) {
     p[0] = a.v[0];
     p[1] = a.v[1];
     p[2] = a.v[2];
     p[3] = a.v[3];
   }
-  static F32 Splat32(float s) { return {{s, s, s, s}}; }
-  static F64 Splat64(double s) { return {{s, s}}; }
-  static F32 Add32(F32 a, F32 b) {
+  LAYERNORM_INLINE static F32 Splat32(float s) { return {{s, s, s, s}}; }
+  LAYERNORM_INLINE static F64 Splat64(double s) { return {{s, s}}; }
+  LAYERNORM_INLINE static F32 Add32(F32 a, F32 b) {
     return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
   }
-  static F32 Sub32(F32 a, F32 b) {
+  LAYERNORM_INLINE static F32 Sub32(F32 a, F32 b) {
     return {{a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]}};
   }
-  static F32 Mul32(F32 a, F32 b) {
+  LAYERNORM_INLINE static F32 Mul32(F32 a, F32 b) {
     return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}};
   }
-  static F64 Add64(F64 a, F64 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; }
-  static F64 Sub64(F64 a, F64 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; }
-  static F64 Mul64(F64 a, F64 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; }
-  static F64 LoadPromote(const float* p) { return {{p[0], p[1]}}; }
-  static F64 PromoteLo(F32 a) { return {{a.v[0], a.v[1]}}; }
-  static F64 PromoteHi(F32 a) { return {{a.v[2], a.v[3]}}; }
-  static F32 Demote(F64 lo, F64 hi) {
+  LAYERNORM_INLINE static F64 Add64(F64 a, F64 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; }
+  LAYERNORM_INLINE static F64 Sub64(F64 a, F64 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; }
+  LAYERNORM_INLINE static F64 Mul64(F64 a, F64 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; }
+  LAYERNORM_INLINE static F64 LoadPromote(const float* p) { return {{p[0], p[1]}}; }
+  LAYERNORM_INLINE static F64 PromoteLo(F32 a) { return {{a.v[0], a.v[1]}}; }
+  LAYERNORM_INLINE static F64 PromoteHi(F32 a) { return {{a.v[2], a.v[3]}}; }
+  LAYERNORM_INLINE static F32 Demote(F64 lo, F64 hi) {
     return {{static_cast<float>(lo.v[0]), static_cast<float>(lo.v[1]), static_cast<float>(hi.v[0]),
              static_cast<float>(hi.v[1])}};
   }
-  static double Lane0(F64 a) { return a.v[0]; }
-  static double Lane1(F64 a) { return a.v[1]; }
+  LAYERNORM_INLINE static double Lane0(F64 a) { return a.v[0]; }
+  LAYERNORM_INLINE static double Lane1(F64 a) { return a.v[1]; }
 
   // float16 and bfloat16 lane by lane, with half.h's conversions.
-  static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
+  LAYERNORM_INLINE static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     *lo = LoadF16x4(p);
     *hi = LoadF16x4(p + 4);
   }
-  static F32 LoadF16x4(const std::uint16_t* p) {
+  LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {
     return {{F16ToF32(p[0]), F16ToF32(p[1]), F16ToF32(p[2]), F16ToF32(p[3])}};
   }
-  static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+  LAYERNORM_INLINE static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     StoreF16x4(p, lo);
     StoreF16x4(p + 4, hi);
   }
-  static void StoreF16x4(std::uint16_t* p, F32 a) {
+  LAYERNORM_INLINE static void StoreF16x4(std::uint16_t* p, F32 a) {
     for (int i = 0; i < 4; ++i) p[i] = F32ToF16(a.v[i]);
   }
-  static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
+  LAYERNORM_INLINE static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     *lo = LoadBF16x4(p);
     *hi = LoadBF16x4(p + 4);
   }
-  static F32 LoadBF16x4(const std::uint16_t* p) {
+  LAYERNORM_INLINE static F32 LoadBF16x4(const std::uint16_t* p) {
     return {{BF16ToF32(p[0]), BF16ToF32(p[1]), BF16ToF32(p[2]), BF16ToF32(p[3])}};
   }
-  static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+  LAYERNORM_INLINE static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     StoreBF16x4(p, lo);
     StoreBF16x4(p + 4, hi);
   }
-  static void StoreBF16x4(std::uint16_t* p, F32 a) {
+  LAYERNORM_INLINE static void StoreBF16x4(std::uint16_t* p, F32 a) {
     for (int i = 0; i < 4; ++i) p[i] = F32ToBF16(a.v[i]);
   }
 };

@@ -10,6 +10,10 @@
 
 namespace layernorm::kernels {
 
+// float16 / bfloat16 rows of at most this many values are staged through float32 on the stack
+// (src/schedule.h); wider ones through NormCall::scratch.
+constexpr std::size_t kStageFloats = 4096;
+
 // One row's normalization, as the operator planned it (src/plan.h).
 struct RowParams {
   // Fast path: x̂ = ((x - mu_hi) - mu_lo) * rstd32 in float32 (RMSNorm: x * rstd32).
@@ -48,7 +52,8 @@ using NormalizeResidualRowsFn = void (*)(const NormCall& call, const void* x, co
 // The statistics of one row of a call.
 using StatisticsFn = RowStats (*)(const NormCall& call, const void* row);
 
-// Everything for one element type on one ISA.
+// Everything for one element type on one ISA. The row micro-kernels (fast, wide, next) are the
+// float32 table's only: the 16-bit types go through float32 rows.
 struct TypeUkernels {
   std::size_t element_size;
   NormalizeRowsFn normalize_rows;

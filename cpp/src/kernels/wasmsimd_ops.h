@@ -13,41 +13,43 @@
 #include <simde/wasm/simd128.h>
 #endif
 
+#include "kernels/inline.h"
+
 namespace layernorm::kernels {
 
 struct WasmSimdOps {
   using F32 = v128_t;  // 4 x float
   using F64 = v128_t;  // 2 x double
 
-  static F32 Load(const float* p) { return wasm_v128_load(p); }
-  static void Store(float* p, F32 a) { wasm_v128_store(p, a); }
-  static F32 Splat32(float s) { return wasm_f32x4_splat(s); }
-  static F64 Splat64(double s) { return wasm_f64x2_splat(s); }
-  static F32 Add32(F32 a, F32 b) { return wasm_f32x4_add(a, b); }
-  static F32 Sub32(F32 a, F32 b) { return wasm_f32x4_sub(a, b); }
-  static F32 Mul32(F32 a, F32 b) { return wasm_f32x4_mul(a, b); }
-  static F64 Add64(F64 a, F64 b) { return wasm_f64x2_add(a, b); }
-  static F64 Sub64(F64 a, F64 b) { return wasm_f64x2_sub(a, b); }
-  static F64 Mul64(F64 a, F64 b) { return wasm_f64x2_mul(a, b); }
+  LAYERNORM_INLINE static F32 Load(const float* p) { return wasm_v128_load(p); }
+  LAYERNORM_INLINE static void Store(float* p, F32 a) { wasm_v128_store(p, a); }
+  LAYERNORM_INLINE static F32 Splat32(float s) { return wasm_f32x4_splat(s); }
+  LAYERNORM_INLINE static F64 Splat64(double s) { return wasm_f64x2_splat(s); }
+  LAYERNORM_INLINE static F32 Add32(F32 a, F32 b) { return wasm_f32x4_add(a, b); }
+  LAYERNORM_INLINE static F32 Sub32(F32 a, F32 b) { return wasm_f32x4_sub(a, b); }
+  LAYERNORM_INLINE static F32 Mul32(F32 a, F32 b) { return wasm_f32x4_mul(a, b); }
+  LAYERNORM_INLINE static F64 Add64(F64 a, F64 b) { return wasm_f64x2_add(a, b); }
+  LAYERNORM_INLINE static F64 Sub64(F64 a, F64 b) { return wasm_f64x2_sub(a, b); }
+  LAYERNORM_INLINE static F64 Mul64(F64 a, F64 b) { return wasm_f64x2_mul(a, b); }
   // Two floats from memory, widened to doubles.
-  static F64 LoadPromote(const float* p) {
+  LAYERNORM_INLINE static F64 LoadPromote(const float* p) {
     return wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(p));
   }
-  static F64 PromoteLo(F32 a) { return wasm_f64x2_promote_low_f32x4(a); }
-  static F64 PromoteHi(F32 a) {
+  LAYERNORM_INLINE static F64 PromoteLo(F32 a) { return wasm_f64x2_promote_low_f32x4(a); }
+  LAYERNORM_INLINE static F64 PromoteHi(F32 a) {
     return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3));
   }
-  static F32 Demote(F64 lo, F64 hi) {
+  LAYERNORM_INLINE static F32 Demote(F64 lo, F64 hi) {
     return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0,
                               1, 4, 5);
   }
-  static double Lane0(F64 a) { return wasm_f64x2_extract_lane(a, 0); }
-  static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
+  LAYERNORM_INLINE static double Lane0(F64 a) { return wasm_f64x2_extract_lane(a, 0); }
+  LAYERNORM_INLINE static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
 
   // float16 and bfloat16, 8 values per 128-bit load or store (4 for the tails of the wide path),
   // with the rounding and NaN rules of half.h. What can be done on all 8 values at once (16-bit
   // lanes: signs, masks, the narrowing) is; only the float arithmetic needs 32-bit lanes.
-  static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
+  LAYERNORM_INLINE static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     const v128_t h = wasm_v128_load(p);
     const v128_t sign = wasm_v128_and(h, wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
     const v128_t em = wasm_v128_xor(h, sign);
@@ -60,55 +62,57 @@ struct WasmSimdOps {
                       wasm_i16x8_shuffle(special, special, 4, 4, 5, 5, 6, 6, 7, 7),
                       wasm_i16x8_shuffle(zero, sign, 4, 12, 5, 13, 6, 14, 7, 15));
   }
-  static F32 LoadF16x4(const std::uint16_t* p) {
+  LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {
     F32 lo, hi;
     LoadF16x8(Tail8(p, 4).data, &lo, &hi);
     return lo;
   }
-  static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+  LAYERNORM_INLINE static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t magnitude = wasm_i16x8_narrow_i32x4(HalfMagnitude(lo), HalfMagnitude(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
     const v128_t quiet = wasm_i16x8_splat(0x7e00);
     wasm_v128_store(p, wasm_v128_or(wasm_v128_bitselect(quiet, magnitude, nan), sign));
   }
-  static void StoreF16x4(std::uint16_t* p, F32 a) {
+  LAYERNORM_INLINE static void StoreF16x4(std::uint16_t* p, F32 a) {
     alignas(16) std::uint16_t out[8];
     StoreF16x8(out, a, a);
     for (int i = 0; i < 4; ++i) p[i] = out[i];
   }
-  static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
+  LAYERNORM_INLINE static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     // A bfloat16 is the top half of its float32: each value goes above a zero half.
     const v128_t b = wasm_v128_load(p);
     const v128_t zero = wasm_i32x4_splat(0);
     *lo = wasm_i16x8_shuffle(zero, b, 0, 8, 1, 9, 2, 10, 3, 11);
     *hi = wasm_i16x8_shuffle(zero, b, 4, 12, 5, 13, 6, 14, 7, 15);
   }
-  static F32 LoadBF16x4(const std::uint16_t* p) {
+  LAYERNORM_INLINE static F32 LoadBF16x4(const std::uint16_t* p) {
     return wasm_i16x8_shuffle(wasm_i32x4_splat(0), wasm_v128_load64_zero(p), 0, 8, 1, 9, 2, 10, 3,
                               11);
   }
-  static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+  LAYERNORM_INLINE static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t rounded = wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
     const v128_t quiet = wasm_v128_or(sign, wasm_i16x8_splat(0x7fc0));
     wasm_v128_store(p, wasm_v128_bitselect(quiet, rounded, nan));
   }
-  static void StoreBF16x4(std::uint16_t* p, F32 a) {
+  LAYERNORM_INLINE static void StoreBF16x4(std::uint16_t* p, F32 a) {
     alignas(16) std::uint16_t out[8];
     StoreBF16x8(out, a, a);
     for (int i = 0; i < 4; ++i) p[i] = out[i];
   }
 
  private:
-  static v128_t U32(std::uint32_t u) { return wasm_i32x4_splat(static_cast<std::int32_t>(u)); }
+  LAYERNORM_INLINE static v128_t U32(std::uint32_t u) {
+    return wasm_i32x4_splat(static_cast<std::int32_t>(u));
+  }
 
   struct Eight {
     alignas(16) std::uint16_t data[8];
   };
   // n values from p, zero-padded to eight.
-  static Eight Tail8(const std::uint16_t* p, int n) {
+  LAYERNORM_INLINE static Eight Tail8(const std::uint16_t* p, int n) {
     Eight e{};
     for (int i = 0; i < n; ++i) e.data[i] = p[i];
     return e;
@@ -118,7 +122,7 @@ struct WasmSimdOps {
   // by 2^112, which rebiases the exponent and normalizes a subnormal), Inf/NaN given the float's
   // all-ones exponent (their scaled value, 2^16 or more, already has its low exponent bits set),
   // and the sign in the top bit.
-  static F32 HalfToFloat(v128_t em, v128_t special, v128_t sign) {
+  LAYERNORM_INLINE static F32 HalfToFloat(v128_t em, v128_t special, v128_t sign) {
     const v128_t finite = wasm_f32x4_mul(wasm_i32x4_shl(em, 13), wasm_f32x4_splat(0x1p112f));
     return wasm_v128_or(wasm_v128_or(finite, wasm_v128_and(special, U32(0x7f800000u))), sign);
   }
@@ -128,7 +132,7 @@ struct WasmSimdOps {
   // two 2^15 times its own exponent (at least 2^1, the subnormal halves' case), which leaves the
   // half's 10 mantissa bits at the bottom of the sum's 23, rounded; the exponent of the sum is the
   // half's exponent, rebiased, and a carry out of the mantissa moves into it by the addition.
-  static v128_t HalfMagnitude(F32 f) {
+  LAYERNORM_INLINE static v128_t HalfMagnitude(F32 f) {
     const v128_t a = wasm_v128_and(f, U32(0x7fffffffu));
     const v128_t scaled =
         wasm_f32x4_mul(wasm_f32x4_mul(a, wasm_f32x4_splat(0x1p112f)), wasm_f32x4_splat(0x1p-110f));
@@ -139,18 +143,18 @@ struct WasmSimdOps {
   }
 
   // The bfloat16 bits of f (not NaN), rounded to nearest even.
-  static v128_t BrainRounded(F32 f) {
+  LAYERNORM_INLINE static v128_t BrainRounded(F32 f) {
     const v128_t odd = wasm_v128_and(wasm_u32x4_shr(f, 16), U32(1u));
     return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(f, U32(0x7fffu)), odd), 16);
   }
 
   // All ones in the NaN lanes (signed comparison: the magnitude is at most 0x7fffffff).
-  static v128_t IsNaN(F32 f) {
+  LAYERNORM_INLINE static v128_t IsNaN(F32 f) {
     return wasm_i32x4_gt(wasm_v128_and(f, U32(0x7fffffffu)), U32(0x7f800000u));
   }
 
   // The sign alone; a signed saturating narrowing turns it into 0x8000 or 0.
-  static v128_t SignBit(F32 f) { return wasm_v128_and(f, U32(0x80000000u)); }
+  LAYERNORM_INLINE static v128_t SignBit(F32 f) { return wasm_v128_and(f, U32(0x80000000u)); }
 };
 
 }  // namespace layernorm::kernels

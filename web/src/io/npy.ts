@@ -3,6 +3,7 @@
  * C-order float arrays are accepted; everything else fails with a message saying how to convert.
  */
 
+import { isNpy, NPY_MAGIC as MAGIC } from './magic.js';
 import { describe } from '../errors.js';
 import { checkFloat32Array, numberError } from '../validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, checkLive, checkName, checkString } from './arguments.js';
@@ -33,7 +34,6 @@ export interface NpyHeader {
   count: number;
 }
 
-const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 const DTYPES = new Map<string, [NpyDtype, number]>([
   ['<f4', ['float32', 4]],
   ['<f8', ['float64', 8]],
@@ -50,9 +50,7 @@ const WORD = /[A-Za-z_]\w*|-?\d+L?/y;
 /** A header bigger than this is not a real .npy header (NumPy itself caps it far lower). */
 const MAX_HEADER = 1 << 20;
 
-export function isNpy(bytes: Uint8Array): boolean {
-  return MAGIC.every((b, i) => bytes[i] === b);
-}
+export { isNpy };
 
 /**
  * Length of the preamble plus header given the first 12 bytes of a file, so a ranged reader knows

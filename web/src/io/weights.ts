@@ -7,7 +7,6 @@
 import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { readModelConfig, readSiblingConfig, type ConfigSource, type ModelConfig } from './config.js';
 import { FormatError, type FileFormat } from './errors.js';
-import { readGgufIndex } from './gguf.js';
 import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
 import {
   architectureEvidence,
@@ -17,7 +16,7 @@ import {
   type NormEvidence,
   type NormKind,
 } from './norm-kind.js';
-import { decodeNpyData, isNpy, readNpyHeaderFrom } from './npy.js';
+import { isGguf, isNpy } from './magic.js';
 import { readSafetensorsIndex } from './safetensors.js';
 import { decodeTensor, ELEMENT_SIZE, readTensorBytes, type TensorIndex, type TensorInfo } from './tensors.js';
 
@@ -217,7 +216,11 @@ async function loadFromCheckpoint(
   config: Promise<ModelConfig | null>,
   accept: Accept,
 ): Promise<NormWeights> {
-  const index = format === 'gguf' ? await readGgufIndex(source, first) : await readSafetensorsIndex(source, first);
+  // GGUF's parser is loaded only for GGUF files (most pages load safetensors alone).
+  const index =
+    format === 'gguf'
+      ? await (await import('./gguf.js')).readGgufIndex(source, first)
+      : await readSafetensorsIndex(source, first);
   const fail = (problem: string) => new FormatError(format, problem, { source: source.describe });
   const evidence = evidenceFor(index, await config, fail);
   const rmsOnly = evidence.rmsnorm !== null && evidence.layernorm === null;
@@ -251,6 +254,8 @@ async function loadFromCheckpoint(
 
 /** Reads a 1-D .npy through a byte source: preamble, header, then exactly the data. */
 async function readNpyVector(source: ByteSource): Promise<{ data: Float32Array; dtype: string }> {
+  // The .npy reader is loaded only for .npy weights.
+  const { decodeNpyData, readNpyHeaderFrom } = await import('./npy.js');
   const header = await readNpyHeaderFrom(source);
   if (header.shape.length !== 1) {
     throw new FormatError('npy', `expected a vector of shape (d,), got shape (${header.shape.join(', ')})`, {
@@ -348,13 +353,7 @@ async function load(fn: string, input: unknown, given: unknown, accept: Accept):
     new FormatError(options.format ?? 'safetensors', problem, { source: bytes.describe });
   if (bytes.size !== undefined && bytes.size < 8) throw fail(`expected a weights file, got ${bytes.size} bytes`);
   const first = await bytes.read(0, 8);
-  const format =
-    options.format ??
-    (first[0] === 0x47 && first[1] === 0x47 && first[2] === 0x55 && first[3] === 0x46
-      ? 'gguf'
-      : isNpy(first)
-        ? 'npy'
-        : 'safetensors');
+  const format = options.format ?? (isGguf(first) ? 'gguf' : isNpy(first) ? 'npy' : 'safetensors');
   if (format === 'npy') {
     refuseTensorNames(fn, options, 'a .npy file');
     const result = await loadNpyPair({ gamma: source, beta: null }, options, config, accept);

@@ -4,7 +4,7 @@
  * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
  * between them, so a newer request can cancel them.
  */
-import { init, writeNpy, writeNpyHeader, type LayerNormRuntime } from 'layernorm-wasm';
+import { init, type LayerNormRuntime } from 'layernorm-wasm';
 import { countBitDifferences, median } from './checks';
 import { CancelledError, compute, stages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
@@ -176,11 +176,10 @@ const handlers: { [K in Operation]: Handler<K> } = {
     if (!out) throw new Error('No output yet.');
     const { shape } = c.source.info;
     if (args.format === 'npy') {
-      if (out.data) {
-        return { blob: new Blob([writeNpy(out.data, shape) as Uint8Array<ArrayBuffer>]), name: 'layernorm-output.npy' };
-      }
-      const parts = [writeNpyHeader(shape), ...out.parts!] as Uint8Array<ArrayBuffer>[];
-      return { blob: new Blob(parts), name: `${c.source.info.label.replace(/\.npy$/i, '')}-layernorm.npy` };
+      const { npyBlob } = await import('./npy-out');
+      const blob = npyBlob(shape, out.data ?? null, out.parts ?? null);
+      const name = out.data ? 'layernorm-output.npy' : `${c.source.info.label.replace(/\.npy$/i, '')}-layernorm.npy`;
+      return { blob, name };
     }
     if (!out.data) throw new Error('This output is too large for JSON; download the .npy.');
     return {
