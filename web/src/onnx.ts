@@ -16,15 +16,23 @@ const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 function checkShape(shape: unknown, length: number): number[] {
   if (!Array.isArray(shape)) throw new TypeError(`${FN}: shape must be an array of dimensions, got ${describe(shape)}`);
   if (shape.length === 0) throw new RangeError(`${FN}: shape must have at least one dimension, got []`);
-  shape.forEach((n, i) => {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-      throw numberError(FN, `shape[${i}]`, 'an integer >= 0', n);
-    }
-  });
-  if (product(shape) !== length) {
-    throw new RangeError(`${FN}: shape [${shape.join(', ')}] holds ${product(shape)} values, but x has ${length}`);
+  const dims = dimensions('shape', shape);
+  if (product(dims) !== length) {
+    throw new RangeError(`${FN}: shape [${dims.join(', ')}] holds ${product(dims)} values, but x has ${length}`);
   }
-  return [...shape];
+  return dims;
+}
+
+/** An array's dimensions, each an integer >= 0 (a hole in a sparse array is undefined, refused). */
+function dimensions(name: string, shape: unknown[]): number[] {
+  const dims: number[] = [];
+  for (let i = 0; i < shape.length; i++) {
+    const n = shape[i];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+      throw numberError(FN, `${name}[${i}]`, 'an integer >= 0', n);
+    dims.push(n);
+  }
+  return dims;
 }
 
 /**
@@ -44,11 +52,7 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
     const t = value as { data: unknown; shape: unknown };
     data = checkFloat32Array(FN, `${name}.data`, t.data);
     if (!Array.isArray(t.shape)) throw new TypeError(`${FN}: ${name}.shape must be an array, got ${describe(t.shape)}`);
-    shape = t.shape.map((n, i) => {
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
-        throw numberError(FN, `${name}.shape[${i}]`, 'an integer >= 0', n);
-      return n;
-    });
+    shape = dimensions(`${name}.shape`, t.shape);
     if (product(shape) !== data.length) {
       throw new RangeError(
         `${FN}: ${name}.shape [${shape.join(', ')}] holds ${product(shape)} values, but ${name}.data has ${data.length}`,
@@ -96,7 +100,7 @@ export function layerNormalization<A extends ActivationArray>(
   const dims = checkShape(shape, x.length);
   const o = checkOptions(FN, options);
   const rank = dims.length;
-  const axis = o.axis ?? -1;
+  const axis = o.axis === undefined ? -1 : o.axis;
   if (typeof axis !== 'number' || !Number.isInteger(axis) || axis < -rank || axis >= rank) {
     throw numberError(FN, 'axis', `an integer in [${-rank}, ${rank}) for a rank-${rank} x`, axis);
   }
@@ -110,7 +114,7 @@ export function layerNormalization<A extends ActivationArray>(
   }
   const rows = product(dims.slice(0, first));
   const statsShape = [...dims.slice(0, first), ...normalized.map(() => 1)];
-  const eps = checkEps(FN, o.epsilon);
+  const eps = checkEps(FN, o.epsilon, 'epsilon');
   const gamma = broadcast('gamma', o.gamma, normalized);
   const beta = broadcast('beta', o.beta, normalized);
   const mean = new Float64Array(rows),
