@@ -63,11 +63,15 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
       `${FN}: ${name} must be a Float32Array or { data: Float32Array, shape }, got ${describe(value)}`,
     );
   }
+  const given = shape;
+  // ONNX broadcasts Scale and B to x itself, so they may have x's rank: the dimensions before the
+  // normalized ones are then 1s.
+  while (shape.length > dims.length && shape[0] === 1) shape = shape.slice(1);
   const fits =
     shape.length <= dims.length && shape.every((n, i) => n === 1 || n === dims[dims.length - shape.length + i]);
   if (!fits) {
     throw new RangeError(
-      `${FN}: ${name} of shape [${shape.join(', ')}] does not broadcast to the normalized dimensions [${dims.join(', ')}]`,
+      `${FN}: ${name} of shape [${given.join(', ')}] does not broadcast to the normalized dimensions [${dims.join(', ')}]`,
     );
   }
   if (data.length === size) return data;
