@@ -447,6 +447,13 @@ const CASES: Case[] = [
     'layerNormalization: the normalized dimensions [0] (axis -1) hold no values to normalize',
   ],
   [
+    'R18',
+    'normalized dimensions of more values than a row may have',
+    () => rt.layerNormalization(f32(0), [0, 2 ** 15, 2 ** 14], { axis: 1 }),
+    RangeError,
+    'layerNormalization: the normalized dimensions [32768, 16384] (axis 1) hold 536870912 values, more than a row may have (268435456: one row must fit in wasm memory)',
+  ],
+  [
     'R19',
     'gamma of 3 values for 4 normalized',
     () => rt.layerNormalization(x, [3, 4], { gamma: f32(3) }),

@@ -5,10 +5,11 @@
  * shapes. It is one layerNorm call with d = the product of the normalized dimensions.
  */
 import { checkDType, kindOf } from './activations.js';
+import { checkNormCall } from './call.js';
 import { describe } from './errors.js';
 import type { Runtime } from './runtime.js';
 import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
-import { checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
+import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
 
 const FN = 'layerNormalization';
 const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
@@ -116,6 +117,11 @@ export function layerNormalization<A extends ActivationArray>(
       `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold no values to normalize`,
     );
   }
+  if (d > MAX_WIDTH) {
+    throw new RangeError(
+      `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold ${d} values, more than a row may have (${MAX_WIDTH}: one row must fit in wasm memory)`,
+    );
+  }
   const rows = product(dims.slice(0, first));
   const statsShape = [...dims.slice(0, first), ...normalized.map(() => 1)];
   const eps = checkEps(FN, o.epsilon, 'epsilon');
@@ -123,6 +129,8 @@ export function layerNormalization<A extends ActivationArray>(
   const beta = broadcast('beta', o.beta, normalized);
   const mean = new Float64Array(rows),
     invStdDev = new Float64Array(rows);
-  const y = runtime.layerNorm(x, d, { gamma, beta, eps, dtype, mean, rstd: invStdDev });
+  // Checked and run as this function, so that any error (wasm memory, for one) names it.
+  const call = checkNormCall(FN, 'layernorm', x, d, { gamma, beta, eps, dtype, mean, rstd: invStdDev });
+  const y = runtime.normalize(call, null) as A;
   return { y, mean, invStdDev, shape: dims, statsShape };
 }
