@@ -34,12 +34,11 @@ function during<T>(grows: boolean, call: () => T): T {
   return result;
 }
 
-/** A tensor holding a copy of data (float32, or 16-bit bits). */
-function hold(
-  data: Float32Array | Uint16Array,
-  dtype: 'float32' | 'float16' = 'float32',
-): WasmTensor<Float32Array | Uint16Array> {
-  const t = dtype === 'float32' ? rt.allocate(1, data.length) : rt.allocate(1, data.length, { dtype });
+/** A tensor holding a copy of data (float32, or the bits of float16 values). */
+function hold(data: Float32Array): WasmTensor<Float32Array>;
+function hold(data: Uint16Array, dtype: 'float16'): WasmTensor<Uint16Array>;
+function hold(data: Float32Array | Uint16Array, dtype?: 'float16'): WasmTensor<Float32Array> | WasmTensor<Uint16Array> {
+  const t = dtype ? rt.allocate(1, data.length, { dtype }) : rt.allocate(1, data.length);
   t.set(data);
   return t;
 }
