@@ -1,7 +1,8 @@
 // Bit-for-bit comparison of typed arrays that stays fast at millions of elements (Vitest's
 // toEqual walks them element by element), with a failure message that says where they differ.
 
-type Floats = Float32Array | Float64Array;
+/** Float arrays, or the Uint16Array bits of float16 / bfloat16 values. */
+type Floats = Float32Array | Float64Array | Uint16Array;
 
 /** null when a and b hold the same bits, else where and how they differ. */
 export function bitDifference(a: Floats, b: Floats): string | null {

@@ -3,6 +3,7 @@
 // (the layernorm-wasm runtimes, onnxruntime modules, machine line) is passed in by the runner.
 
 import { normCandidates, normTargets } from './norm-candidates.mjs';
+import { layerNormModelBytes } from './onnx-model.mjs';
 
 export const FULL_SHAPES = [
   [1, 768],
@@ -183,103 +184,6 @@ export function memcpyModuleBytes() {
 export async function createMemcpy() {
   const { instance } = await WebAssembly.instantiate(memcpyModuleBytes());
   return instance.exports;
-}
-
-// ---------------------------------------------------------------------------------------------
-// A tiny protobuf writer and the ONNX LayerNormalization model.
-// ---------------------------------------------------------------------------------------------
-
-class PB {
-  constructor() {
-    this.parts = [];
-  }
-  raw(bytes) {
-    this.parts.push(bytes);
-    return this;
-  }
-  varint(v) {
-    let n = BigInt.asUintN(64, BigInt(v));
-    const b = [];
-    do {
-      let byte = Number(n & 0x7fn);
-      n >>= 7n;
-      if (n) byte |= 0x80;
-      b.push(byte);
-    } while (n);
-    return this.raw(Uint8Array.from(b));
-  }
-  tag(field, wire) {
-    return this.varint((field << 3) | wire);
-  }
-  int(field, v) {
-    return this.tag(field, 0).varint(v);
-  }
-  float(field, v) {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setFloat32(0, v, true);
-    return this.tag(field, 5).raw(b);
-  }
-  bytes(field, bytes) {
-    return this.tag(field, 2).varint(bytes.length).raw(bytes);
-  }
-  string(field, s) {
-    return this.bytes(field, new TextEncoder().encode(s));
-  }
-  msg(field, pb) {
-    return this.bytes(field, pb.finish());
-  }
-  finish() {
-    let len = 0;
-    for (const p of this.parts) len += p.length;
-    const out = new Uint8Array(len);
-    let o = 0;
-    for (const p of this.parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
-  }
-}
-
-const ONNX_FLOAT = 1;
-const ATTR_FLOAT = 1;
-const ATTR_INT = 2;
-
-function valueInfo(name, dims) {
-  const shape = new PB();
-  for (const dim of dims) {
-    const dp = new PB();
-    if (typeof dim === 'string') dp.string(2, dim);
-    else dp.int(1, dim);
-    shape.msg(1, dp);
-  }
-  const tensorType = new PB().int(1, ONNX_FLOAT).msg(2, shape);
-  const type = new PB().msg(1, tensorType);
-  return new PB().string(1, name).msg(2, type);
-}
-
-function initializer(name, data) {
-  const t = new PB().int(1, data.length).int(2, ONNX_FLOAT).string(8, name);
-  return t.bytes(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-}
-
-/**
- * ModelProto for Y = LayerNormalization(X, Scale[, B]) with axis = −1, opset 17, ir_version 8.
- * X is [N, d] with a symbolic batch dim; Scale and B are initializers (bias-free: no B input).
- */
-export function layerNormModelBytes(d, gamma, beta, eps) {
-  const node = new PB().string(1, 'X').string(1, 'Scale');
-  if (beta) node.string(1, 'B');
-  node.string(2, 'Y').string(3, 'ln').string(4, 'LayerNormalization');
-  node.msg(5, new PB().string(1, 'axis').int(3, -1).int(20, ATTR_INT));
-  node.msg(5, new PB().string(1, 'epsilon').float(2, eps).int(20, ATTR_FLOAT));
-  const graph = new PB().msg(1, node).string(2, 'layernorm');
-  graph.msg(5, initializer('Scale', gamma));
-  if (beta) graph.msg(5, initializer('B', beta));
-  graph.msg(11, valueInfo('X', ['N', d]));
-  graph.msg(12, valueInfo('Y', ['N', d]));
-  const opset = new PB().string(1, '').int(2, 17);
-  return new PB().int(1, 8).string(2, 'layernorm-bench').msg(8, opset).msg(7, graph).finish();
 }
 
 // ---------------------------------------------------------------------------------------------

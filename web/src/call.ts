@@ -12,6 +12,7 @@ import {
   checkOptions,
   checkParam,
   checkRows,
+  checkLiveView,
   checkWidth,
   sharesMemory,
 } from './validate.js';
@@ -42,6 +43,7 @@ function checkRowOutput(fn: string, name: string, value: unknown, rows: number):
   if (!(value instanceof Float64Array)) {
     throw new TypeError(`${fn}: ${name} must be a Float64Array (one entry per row), got ${describe(value)}`);
   }
+  checkLiveView(fn, name, value, 'Float64Array');
   if (value.length !== rows) {
     throw new RangeError(`${fn}: ${name} must have length ${rows} (one entry per row), got length ${value.length}`);
   }
@@ -98,6 +100,21 @@ export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown
   const rstd = checkRowOutput(fn, 'rstd', o.rstd, rows);
   if (mean && rstd && sharesMemory(mean, rstd)) {
     throw new RangeError(`${fn}: mean and rstd must not share memory`);
+  }
+  // Outputs are written chunk by chunk, each after the other: two that share memory would leave a
+  // mix of both in it.
+  for (const [name, stat] of [
+    ['mean', mean],
+    ['rstd', rstd],
+  ] as const) {
+    for (const [other, array] of [
+      ['out', out],
+      ['sumOut', sumOut],
+    ] as const) {
+      if (stat && array && sharesMemory(stat, array)) {
+        throw new RangeError(`${fn}: ${name} and ${other} must not share memory (both are outputs)`);
+      }
+    }
   }
   return { fn, norm, kind, rows, d: width, eps, x: input, out, gamma, beta, residual, bias, sumOut, mean, rstd };
 }

@@ -5,10 +5,11 @@
  * shapes. It is one layerNorm call with d = the product of the normalized dimensions.
  */
 import { checkDType, kindOf } from './activations.js';
+import { checkNormCall } from './call.js';
 import { describe } from './errors.js';
 import type { Runtime } from './runtime.js';
 import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
-import { checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
+import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
 
 const FN = 'layerNormalization';
 const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
@@ -16,15 +17,23 @@ const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 function checkShape(shape: unknown, length: number): number[] {
   if (!Array.isArray(shape)) throw new TypeError(`${FN}: shape must be an array of dimensions, got ${describe(shape)}`);
   if (shape.length === 0) throw new RangeError(`${FN}: shape must have at least one dimension, got []`);
-  shape.forEach((n, i) => {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-      throw numberError(FN, `shape[${i}]`, 'an integer >= 0', n);
-    }
-  });
-  if (product(shape) !== length) {
-    throw new RangeError(`${FN}: shape [${shape.join(', ')}] holds ${product(shape)} values, but x has ${length}`);
+  const dims = dimensions('shape', shape);
+  if (product(dims) !== length) {
+    throw new RangeError(`${FN}: shape [${dims.join(', ')}] holds ${product(dims)} values, but x has ${length}`);
   }
-  return [...shape];
+  return dims;
+}
+
+/** An array's dimensions, each an integer >= 0 (a hole in a sparse array is undefined, refused). */
+function dimensions(name: string, shape: unknown[]): number[] {
+  const dims: number[] = [];
+  for (let i = 0; i < shape.length; i++) {
+    const n = shape[i];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+      throw numberError(FN, `${name}[${i}]`, 'an integer >= 0', n);
+    dims.push(n);
+  }
+  return dims;
 }
 
 /**
@@ -44,11 +53,7 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
     const t = value as { data: unknown; shape: unknown };
     data = checkFloat32Array(FN, `${name}.data`, t.data);
     if (!Array.isArray(t.shape)) throw new TypeError(`${FN}: ${name}.shape must be an array, got ${describe(t.shape)}`);
-    shape = t.shape.map((n, i) => {
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
-        throw numberError(FN, `${name}.shape[${i}]`, 'an integer >= 0', n);
-      return n;
-    });
+    shape = dimensions(`${name}.shape`, t.shape);
     if (product(shape) !== data.length) {
       throw new RangeError(
         `${FN}: ${name}.shape [${shape.join(', ')}] holds ${product(shape)} values, but ${name}.data has ${data.length}`,
@@ -59,11 +64,15 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
       `${FN}: ${name} must be a Float32Array or { data: Float32Array, shape }, got ${describe(value)}`,
     );
   }
+  const given = shape;
+  // ONNX broadcasts Scale and B to x itself, so they may have x's rank: the dimensions before the
+  // normalized ones are then 1s.
+  while (shape.length > dims.length && shape[0] === 1) shape = shape.slice(1);
   const fits =
     shape.length <= dims.length && shape.every((n, i) => n === 1 || n === dims[dims.length - shape.length + i]);
   if (!fits) {
     throw new RangeError(
-      `${FN}: ${name} of shape [${shape.join(', ')}] does not broadcast to the normalized dimensions [${dims.join(', ')}]`,
+      `${FN}: ${name} of shape [${given.join(', ')}] does not broadcast to the normalized dimensions [${dims.join(', ')}]`,
     );
   }
   if (data.length === size) return data;
@@ -96,7 +105,7 @@ export function layerNormalization<A extends ActivationArray>(
   const dims = checkShape(shape, x.length);
   const o = checkOptions(FN, options);
   const rank = dims.length;
-  const axis = o.axis ?? -1;
+  const axis = o.axis === undefined ? -1 : o.axis;
   if (typeof axis !== 'number' || !Number.isInteger(axis) || axis < -rank || axis >= rank) {
     throw numberError(FN, 'axis', `an integer in [${-rank}, ${rank}) for a rank-${rank} x`, axis);
   }
@@ -108,13 +117,20 @@ export function layerNormalization<A extends ActivationArray>(
       `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold no values to normalize`,
     );
   }
+  if (d > MAX_WIDTH) {
+    throw new RangeError(
+      `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold ${d} values, more than a row may have (${MAX_WIDTH}: one row must fit in wasm memory)`,
+    );
+  }
   const rows = product(dims.slice(0, first));
   const statsShape = [...dims.slice(0, first), ...normalized.map(() => 1)];
-  const eps = checkEps(FN, o.epsilon);
+  const eps = checkEps(FN, o.epsilon, 'epsilon');
   const gamma = broadcast('gamma', o.gamma, normalized);
   const beta = broadcast('beta', o.beta, normalized);
   const mean = new Float64Array(rows),
     invStdDev = new Float64Array(rows);
-  const y = runtime.layerNorm(x, d, { gamma, beta, eps, dtype, mean, rstd: invStdDev });
+  // Checked and run as this function, so that any error (wasm memory, for one) names it.
+  const call = checkNormCall(FN, 'layernorm', x, d, { gamma, beta, eps, dtype, mean, rstd: invStdDev });
+  const y = runtime.normalize(call, null) as A;
   return { y, mean, invStdDev, shape: dims, statsShape };
 }

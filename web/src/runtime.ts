@@ -198,6 +198,17 @@ export class Runtime implements LayerNormRuntime {
       if (bias.length !== d) throw new RangeError(`${fn}: bias must have length d = ${d}, got length ${bias.length}`);
     }
     const slice = (a: ActivationArray) => a.subarray(row * d, (row + 1) * d) as ActivationArray;
+    // The residual row as float32 values, read now: the call below allocates, which may grow wasm
+    // memory and detach a residual that views it.
+    const rowResidual = residual && slice(residual);
+    let residualValues: Float32Array | undefined;
+    if (rowResidual) {
+      const units = kind.units(rowResidual);
+      residualValues =
+        kind.dtype === 'float32'
+          ? (units as Float32Array).slice()
+          : halfBitsToFloat32(units as Uint16Array, kind.dtype);
+    }
     const result = this.#executor.stages({
       fn,
       norm,
@@ -205,18 +216,14 @@ export class Runtime implements LayerNormRuntime {
       d,
       eps,
       x: slice(x),
-      residual: residual && slice(residual),
+      residual: rowResidual,
       gamma,
       beta,
       bias,
     });
     const inputs: { input: Float32Array; residual?: Float32Array; sum?: Float32Array } = { input: result.vectors[0] };
-    if (residual) {
-      const units = kind.units(slice(residual));
-      inputs.residual =
-        kind.dtype === 'float32'
-          ? (units as Float32Array).slice()
-          : halfBitsToFloat32(units as Uint16Array, kind.dtype);
+    if (residualValues) {
+      inputs.residual = residualValues;
       inputs.sum = result.vectors[1];
     }
     return { ...result, eps, dtype: kind.dtype, inputs };

@@ -125,9 +125,12 @@ export type OnnxTensorInput = Float32Array | { data: Float32Array; shape: readon
 export interface LayerNormalizationOptions {
   /** The first normalized dimension (ONNX `axis`; negative counts from the end). Default -1. */
   axis?: number;
-  /** ONNX `Scale`: broadcastable to the normalized dimensions (x's shape from `axis` on). */
+  /**
+   * ONNX `Scale`: broadcastable to the normalized dimensions (x's shape from `axis` on), aligned at
+   * the last; it may have x's rank, its dimensions before the normalized ones then 1s.
+   */
   gamma?: OnnxTensorInput | null;
-  /** ONNX `B`: broadcastable to the normalized dimensions. */
+  /** ONNX `B`: broadcastable to the normalized dimensions, as `gamma`. */
   beta?: OnnxTensorInput | null;
   /** ONNX `epsilon`. Default 1e-5. */
   epsilon?: number;

@@ -115,10 +115,10 @@ export function checkRows(fn: string, x: { length: number }, d: number, name = '
   return x.length / d;
 }
 
-export function checkEps(fn: string, eps: unknown): number {
+export function checkEps(fn: string, eps: unknown, name = 'eps'): number {
   if (eps === undefined) return 1e-5;
   if (typeof eps !== 'number' || !Number.isFinite(eps) || eps < 0) {
-    throw numberError(fn, 'eps', 'a finite number >= 0', eps);
+    throw numberError(fn, name, 'a finite number >= 0', eps);
   }
   return eps;
 }

@@ -93,21 +93,37 @@ export function place(spec: MethodSpec, args: unknown[], transfer: boolean): Pla
   if (spec.rows === 'array') {
     const x = args[0] as Float32Array;
     const out = (spec.out === 'options' ? callerOptions?.out : args[spec.out!]) as Float32Array | undefined;
+    // Option arrays the call writes besides its result (sumOut, mean, rstd) come back as copies
+    // filled in the caller's thread: the memory they are in must not move (sumOut may be x).
+    const written =
+      callerOptions !== null && typeof callerOptions === 'object'
+        ? Object.entries(callerOptions).filter(
+            ([k, v]) =>
+              k !== 'out' &&
+              ArrayBuffer.isView(v) &&
+              !isShared(v) &&
+              !FEATURE_OPTIONS.has(k) &&
+              !ROW_OPTIONS.get(k)?.reads,
+          )
+        : [];
+    const movable = (a: ArrayBufferView) =>
+      transfer && !written.some(([, w]) => (w as ArrayBufferView).buffer === a.buffer);
     let wx: Float32Array;
     let wout: Float32Array | undefined;
     if (out) {
+      const moves = !isShared(out) && movable(out);
       if (isShared(out)) {
         wout = out;
         callerOut = out;
-      } else if (transfer) {
+      } else if (moves) {
         wout = out;
         moved.push(out.buffer as ArrayBuffer);
       } else callerOut = out;
-      wx = isShared(x) || (moved.length > 0 && x.buffer === out.buffer) ? x : copy(x);
-      if (!transfer && !isShared(out)) wout = isShared(x) ? undefined : wx;
+      wx = isShared(x) || (moves && x.buffer === out.buffer) ? x : copy(x);
+      if (!moves && !isShared(out)) wout = isShared(x) ? undefined : wx;
     } else if (isShared(x)) {
       wx = x;
-    } else if (transfer) {
+    } else if (movable(x)) {
       wx = wout = x;
       moved.push(x.buffer as ArrayBuffer);
     } else {

@@ -50,7 +50,9 @@ export interface WorkerTransferOption {
   /**
    * true (default): the array that receives the result (`out` when given, else `x`) moves to the
    * worker and back, and is detached (length 0) in your thread from the call on; the result
-   * arrives in that same memory, as a new Float32Array. No bytes are copied.
+   * arrives in that same memory, as a new Float32Array. No bytes are copied. (Except where an
+   * array the call also writes, `sumOut`, `mean` or `rstd`, is in that memory, as `sumOut: x` is:
+   * then that memory stays, as with `transfer: false`.)
    * false: nothing you pass is detached; inputs are copied to the worker, and `out`, when given,
    * is filled when the result arrives (the promise then resolves to `out` itself).
    */

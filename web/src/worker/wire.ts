@@ -100,10 +100,16 @@ function ctorName(value: object): string {
 }
 
 /**
- * One argument (or option value) made safe to post; `depth` bounds the walk through plain objects
- * and arrays (an options object, a shape array).
+ * How deep arguments are walked: an options object, an object in it (layerNormalization's
+ * `{ data, shape }` gamma), and an array in that (its shape).
  */
-export function encodeValue(value: unknown, depth = 2): unknown {
+const ARGUMENT_DEPTH = 3;
+
+/**
+ * One argument (or option value) made safe to post; `depth` bounds the walk through plain objects
+ * and arrays.
+ */
+export function encodeValue(value: unknown, depth = ARGUMENT_DEPTH): unknown {
   if (typeof value === 'function') return { [STAND_IN]: 'function', name: value.name } satisfies StandIn;
   if (typeof value === 'symbol') return { [STAND_IN]: 'symbol', description: value.description } satisfies StandIn;
   if (value === null || typeof value !== 'object') return value;
@@ -129,7 +135,7 @@ export function encodeValue(value: unknown, depth = 2): unknown {
 }
 
 /** The worker's side of encodeValue: stand-ins become values the runtime judges like the originals. */
-export function decodeValue(value: unknown, depth = 2): unknown {
+export function decodeValue(value: unknown, depth = ARGUMENT_DEPTH): unknown {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) return depth > 0 ? value.map((v) => decodeValue(v, depth - 1)) : value;
   const kind = (value as Record<string, unknown>)[STAND_IN];

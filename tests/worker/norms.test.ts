@@ -1,0 +1,360 @@
+// The issue-14 methods and options through layernorm-wasm/worker (Node, worker_threads): rmsNorm,
+// layerNormalization, rmsNormStages, createRmsNorm, the residual / bias / sumOut / mean / rstd
+// options and 16-bit activations give the main-thread runtime's results bit for bit, whole and cut
+// into slices with progress (the row options filled back in the caller's arrays), with and without
+// transfer; and every bad call rejects as the main thread throws.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { float32ToHalfBits, init, type LayerNormRuntime } from '../../dist/index.js';
+import { initWorker, type LayerNormWorker } from '../../dist/worker/index.js';
+import { bitDifference, fieldsDifference } from '../helpers/bits.js';
+import { gaussian, gpt2Like, rng } from '../helpers/cases.js';
+import { rejection, thrown } from '../helpers/errors.js';
+
+const D = 768;
+const ROWS = 24;
+const x = gpt2Like(rng(21), ROWS, D);
+const r = gaussian(rng(22), ROWS * D, 0, 2);
+const gamma = gaussian(rng(23), D, 1, 0.2);
+const beta = gaussian(rng(24), D, 0, 0.1);
+const bias = gaussian(rng(25), D, 0, 0.1);
+
+const detached = (a: ArrayBufferView) => a.byteLength === 0 && a.buffer.byteLength === 0;
+
+describe.each(['simd', 'scalar'] as const)('%s backend', (backend) => {
+  let rt: LayerNormRuntime;
+  let w: LayerNormWorker;
+  beforeAll(async () => {
+    rt = await init({ backend });
+    w = await initWorker({ backend });
+  });
+  afterAll(() => w.dispose());
+
+  it('rmsNorm: bit-identical, with and without γ, any ε, into out and moved', async () => {
+    for (const options of [{ gamma }, {}, { gamma, eps: 0.1 }, { eps: 0 }]) {
+      const expected = rt.rmsNorm(x, D, options);
+      expect(bitDifference(await w.rmsNorm(x.slice(), D, options), expected)).toBeNull();
+      const out = new Float32Array(x.length);
+      expect(await w.rmsNorm(x, D, { ...options, out, transfer: false })).toBe(out);
+      expect(bitDifference(out, expected)).toBeNull();
+    }
+  });
+
+  it('the fused residual with bias, sumOut, mean and rstd: the output and every filled array as on the main thread', async () => {
+    for (const norm of ['layerNorm', 'rmsNorm'] as const) {
+      const options = norm === 'layerNorm' ? { gamma, beta } : { gamma };
+      const main = { sumOut: new Float32Array(x.length), mean: new Float64Array(ROWS), rstd: new Float64Array(ROWS) };
+      const mainOptions = norm === 'layerNorm' ? main : { sumOut: main.sumOut, rstd: main.rstd };
+      const expected = rt[norm](x, D, { ...options, residual: r, bias, ...mainOptions });
+      for (const transfer of [true, false]) {
+        const mine = { sumOut: new Float32Array(x.length), mean: new Float64Array(ROWS), rstd: new Float64Array(ROWS) };
+        const mineOptions = norm === 'layerNorm' ? mine : { sumOut: mine.sumOut, rstd: mine.rstd };
+        const residual = r.slice();
+        const y = await w[norm](x.slice(), D, { ...options, residual, bias, ...mineOptions, transfer });
+        expect(bitDifference(y, expected), `${norm} transfer ${transfer}`).toBeNull();
+        expect(bitDifference(mine.sumOut, main.sumOut)).toBeNull();
+        if (norm === 'layerNorm') expect(bitDifference(mine.mean, main.mean)).toBeNull();
+        expect(bitDifference(mine.rstd, main.rstd)).toBeNull();
+        expect(bitDifference(residual, r), 'the residual is only read: it stays the caller’s').toBeNull();
+      }
+    }
+  });
+
+  it('sumOut = x and sumOut = residual (in place), moved or not: as on the main thread', async () => {
+    const expectedSum = new Float32Array(x.length);
+    const expected = rt.layerNorm(x, D, { gamma, residual: r, sumOut: expectedSum });
+    for (const transfer of [true, false]) {
+      // The residual stream updated in place: sumOut is the residual.
+      const stream = r.slice();
+      expect(
+        bitDifference(await w.layerNorm(x.slice(), D, { gamma, residual: stream, sumOut: stream, transfer }), expected),
+      ).toBeNull();
+      expect(bitDifference(stream, expectedSum), `sumOut = residual, transfer ${transfer}`).toBeNull();
+      // sumOut = x: x receives the sum, so its memory cannot move; the result is a new array.
+      const mine = x.slice();
+      const y = await w.layerNorm(mine, D, { gamma, residual: r, sumOut: mine, transfer });
+      expect(bitDifference(y, expected), `sumOut = x, transfer ${transfer}`).toBeNull();
+      expect(detached(mine)).toBe(false);
+      expect(bitDifference(mine, expectedSum), `sumOut = x, transfer ${transfer}`).toBeNull();
+    }
+  });
+
+  it('mean and rstd in the memory of x or out: filled, and that memory is not moved away from them', async () => {
+    const expectedMean = new Float64Array(ROWS);
+    const expected = rt.layerNorm(x, D, { mean: expectedMean });
+    // x and mean in one ArrayBuffer (x first, then the 8-aligned means).
+    const buffer = new ArrayBuffer(x.byteLength + 8 * ROWS);
+    const mx = new Float32Array(buffer, 0, x.length);
+    mx.set(x);
+    const mean = new Float64Array(buffer, x.byteLength, ROWS);
+    expect(bitDifference(await w.layerNorm(mx, D, { mean }), expected)).toBeNull();
+    expect(bitDifference(mean, expectedMean)).toBeNull();
+    // out and rstd in one ArrayBuffer.
+    const expectedRstd = new Float64Array(ROWS);
+    rt.layerNorm(x, D, { rstd: expectedRstd });
+    const outBuffer = new ArrayBuffer(x.byteLength + 8 * ROWS);
+    const out = new Float32Array(outBuffer, 0, x.length);
+    const rstd = new Float64Array(outBuffer, x.byteLength, ROWS);
+    expect(await w.layerNorm(x, D, { out, rstd })).toBe(out);
+    expect(bitDifference(out, expected)).toBeNull();
+    expect(bitDifference(rstd, expectedRstd)).toBeNull();
+  });
+
+  it('layerNormalization, with { data, shape } Scale and B: Y, Mean, InvStdDev and the shapes', async () => {
+    const options = {
+      axis: 1,
+      gamma: { data: gaussian(rng(26), 4 * D, 1, 0.2), shape: [4, D] },
+      beta: { data: beta, shape: [1, 1, D] },
+      epsilon: 0.1,
+    };
+    const expected = rt.layerNormalization(x, [6, 4, D], options);
+    const got = await w.layerNormalization(x, [6, 4, D], options);
+    expect([got.shape, got.statsShape]).toEqual([expected.shape, expected.statsShape]);
+    expect(
+      fieldsDifference(
+        { y: got.y, mean: got.mean, invStdDev: got.invStdDev },
+        { y: expected.y, mean: expected.mean, invStdDev: expected.invStdDev },
+      ),
+    ).toBeNull();
+  });
+
+  it('layerNormStages and rmsNormStages with a residual: the same stages', async () => {
+    expect(await w.layerNormStages(x, D, 7, { gamma, beta, residual: r, bias })).toEqual(
+      rt.layerNormStages(x, D, 7, { gamma, beta, residual: r, bias }),
+    );
+    expect(await w.rmsNormStages(x, D, 3, { gamma, residual: r })).toEqual(
+      rt.rmsNormStages(x, D, 3, { gamma, residual: r }),
+    );
+  });
+
+  it('createRmsNorm: γ stays in the worker; forward is bit-identical', async () => {
+    const norm = await w.createRmsNorm(D, { gamma, eps: 1e-6 });
+    expect([norm.norm, norm.d, norm.eps, norm.dtype, norm.hasGamma, norm.hasBeta]).toEqual([
+      'rmsnorm',
+      D,
+      1e-6,
+      'float32',
+      true,
+      false,
+    ]);
+    const expected = rt.rmsNorm(x, D, { gamma, eps: 1e-6 });
+    expect(bitDifference(await norm.forward(x.slice()), expected)).toBeNull();
+    const out = new Float32Array(x.length);
+    expect(await norm.forward(x, out, { transfer: false })).toBe(out);
+    expect(bitDifference(out, expected)).toBeNull();
+    norm.dispose();
+  });
+
+  it('float16 and bfloat16 bits: layerNorm, rmsNorm with a residual, and resident norms of the dtype', async () => {
+    for (const dtype of ['float16', 'bfloat16'] as const) {
+      const bits = float32ToHalfBits(x, dtype),
+        rb = float32ToHalfBits(r, dtype);
+      const expected = rt.layerNorm(bits, D, { gamma, beta, dtype });
+      const y = await w.layerNorm(bits.slice(), D, { gamma, beta, dtype });
+      expect(y).toBeInstanceOf(Uint16Array);
+      expect(bitDifference(y, expected)).toBeNull();
+      const sums = new Uint16Array(bits.length),
+        mySums = new Uint16Array(bits.length);
+      const fused = rt.rmsNorm(bits, D, { residual: rb, sumOut: sums, dtype });
+      expect(
+        bitDifference(await w.rmsNorm(bits, D, { residual: rb, sumOut: mySums, dtype, transfer: false }), fused),
+      ).toBeNull();
+      expect(bitDifference(mySums, sums)).toBeNull();
+      const norm = await w.createLayerNorm(D, { gamma, beta, dtype });
+      expect(norm.dtype).toBe(dtype);
+      expect(bitDifference(await norm.forward(bits.slice()), expected)).toBeNull();
+      norm.dispose();
+    }
+  });
+});
+
+describe('large calls cut into slices, with progress', () => {
+  let rt: LayerNormRuntime;
+  let w: LayerNormWorker;
+  const rows = 6000; // about 4.4 slices of 2^20 values at d = 768
+  const perSlice = Math.floor((1 << 20) / D);
+  const progress = [perSlice, 2 * perSlice, 3 * perSlice, 4 * perSlice, rows].map((done) => [done, rows]);
+  const big = gpt2Like(rng(27), rows, D);
+  const stream = gaussian(rng(28), rows * D);
+  beforeAll(async () => {
+    rt = await init();
+    w = await initWorker();
+  });
+  afterAll(() => w.dispose());
+
+  it('layerNorm with residual, bias, sumOut, mean and rstd: sliced, each slice’s rows filled back', async () => {
+    const main = { sumOut: new Float32Array(big.length), mean: new Float64Array(rows), rstd: new Float64Array(rows) };
+    const expected = rt.layerNorm(big, D, { gamma, beta, residual: stream, bias, ...main });
+    for (const transfer of [true, false]) {
+      const mine = { sumOut: new Float32Array(big.length), mean: new Float64Array(rows), rstd: new Float64Array(rows) };
+      const seen: number[][] = [];
+      const y = await w.layerNorm(big.slice(), D, {
+        gamma,
+        beta,
+        residual: stream,
+        bias,
+        ...mine,
+        transfer,
+        onProgress: (done, total) => seen.push([done, total]),
+      });
+      expect(seen, `transfer ${transfer}`).toEqual(progress);
+      expect(bitDifference(y, expected)).toBeNull();
+      expect(fieldsDifference(mine, main)).toBeNull();
+    }
+  });
+
+  it('rmsNorm with rstd, the residual stream in place, and a float16 call: sliced, as on the main thread', async () => {
+    const expectedStream = stream.slice(),
+      expectedRstd = new Float64Array(rows);
+    const expected = rt.rmsNorm(big, D, {
+      gamma,
+      residual: expectedStream,
+      sumOut: expectedStream,
+      rstd: expectedRstd,
+    });
+    const mine = stream.slice(),
+      rstd = new Float64Array(rows);
+    let calls = 0;
+    const y = await w.rmsNorm(big.slice(), D, { gamma, residual: mine, sumOut: mine, rstd, onProgress: () => calls++ });
+    expect(calls).toBe(progress.length);
+    expect(bitDifference(y, expected)).toBeNull();
+    expect(bitDifference(mine, expectedStream)).toBeNull();
+    expect(bitDifference(rstd, expectedRstd)).toBeNull();
+
+    const bits = float32ToHalfBits(big, 'bfloat16');
+    const seen: number[][] = [];
+    const yb = await w.layerNorm(bits.slice(), D, {
+      dtype: 'bfloat16',
+      onProgress: (done, total) => seen.push([done, total]),
+    });
+    expect(seen).toEqual(progress);
+    expect(bitDifference(yb, rt.layerNorm(bits, D, { dtype: 'bfloat16' }))).toBeNull();
+  });
+
+  it('a resident RMSNorm’s forward, sliced', async () => {
+    const norm = await w.createRmsNorm(D, { gamma });
+    const seen: number[][] = [];
+    const y = await norm.forward(big.slice(), undefined, { onProgress: (done, total) => seen.push([done, total]) });
+    expect(seen).toEqual(progress);
+    expect(bitDifference(y, rt.rmsNorm(big, D, { gamma }))).toBeNull();
+    norm.dispose();
+  });
+
+  it('aborting a fused call mid-way rejects with the reason and fills nothing back', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const mean = new Float64Array(rows).fill(-1);
+    const call = w.layerNorm(big.slice(), D, {
+      residual: stream,
+      mean,
+      signal: controller.signal,
+      onProgress: (done) => done < rows && controller.abort(reason),
+    });
+    await expect(call).rejects.toBe(reason);
+    expect(mean.every((v) => v === -1)).toBe(true);
+    expect(bitDifference(await w.rmsNorm(x.slice(), D), rt.rmsNorm(x, D))).toBeNull();
+  });
+});
+
+describe('bad calls reject as the main thread throws them', () => {
+  let rt: LayerNormRuntime;
+  let w: LayerNormWorker;
+  beforeAll(async () => {
+    rt = await init();
+    w = await initWorker();
+  });
+  afterAll(() => w.dispose());
+
+  const small = new Float32Array(12).map((_, i) => i * 0.5);
+  const u = float32ToHalfBits(small, 'float16');
+  type Target = Record<string, (...a: unknown[]) => unknown>;
+  const calls: [string, (t: Target) => unknown][] = [
+    ['a Uint16Array without dtype', (t) => t.layerNorm(u.slice(), 3)],
+    ['a Float32Array with dtype float16', (t) => t.rmsNorm(small.slice(), 3, { dtype: 'float16' })],
+    ['dtype "fp16"', (t) => t.layerNorm(small.slice(), 3, { dtype: 'fp16' })],
+    ['out of another kind', (t) => t.layerNorm(small.slice(), 3, { out: new Uint16Array(12) })],
+    [
+      'residual of another kind',
+      (t) => t.layerNorm(u.slice(), 3, { dtype: 'float16', residual: new Float32Array(12) }),
+    ],
+    ['residual of 9 values', (t) => t.rmsNorm(small.slice(), 3, { residual: new Float32Array(9) })],
+    ['bias without residual', (t) => t.layerNorm(small.slice(), 3, { bias: new Float32Array(3) })],
+    ['sumOut without residual', (t) => t.rmsNorm(small.slice(), 3, { sumOut: new Float32Array(12) })],
+    ['bias of 2 values', (t) => t.layerNorm(small.slice(), 3, { residual: small, bias: new Float32Array(2) })],
+    [
+      'sumOut = out',
+      (t) => {
+        const out = new Float32Array(12);
+        return t.layerNorm(small.slice(), 3, { residual: small, sumOut: out, out });
+      },
+    ],
+    ['rmsNorm with beta', (t) => t.rmsNorm(small.slice(), 3, { beta: new Float32Array(3) })],
+    ['rmsNorm with mean', (t) => t.rmsNorm(small.slice(), 3, { mean: new Float64Array(4) })],
+    ['mean a Float32Array', (t) => t.layerNorm(small.slice(), 3, { mean: new Float32Array(4) })],
+    [
+      'mean a Proxy of a Float64Array',
+      (t) => t.layerNorm(small.slice(), 3, { mean: new Proxy(new Float64Array(4), {}) }),
+    ],
+    ['rstd of 3 entries', (t) => t.layerNorm(small.slice(), 3, { rstd: new Float64Array(3) })],
+    [
+      'mean and rstd the same array',
+      (t) => {
+        const s = new Float64Array(4);
+        return t.layerNorm(small.slice(), 3, { mean: s, rstd: s });
+      },
+    ],
+    ['createRmsNorm with beta', (t) => t.createRmsNorm(3, { beta: new Float32Array(3) })],
+    ['createRmsNorm with dtype 16', (t) => t.createRmsNorm(3, { dtype: 16 })],
+    ['rmsNormStages with row 4 of 4', (t) => t.rmsNormStages(small, 3, 4)],
+    ['layerNormStages with bias and no residual', (t) => t.layerNormStages(small, 3, 0, { bias: new Float32Array(3) })],
+    ['layerNormalization shape of 15 values', (t) => t.layerNormalization(small, [3, 5])],
+    ['layerNormalization with a hole in its shape', (t) => t.layerNormalization(small, [, 12])],
+    ['layerNormalization axis 2 of rank 2', (t) => t.layerNormalization(small, [3, 4], { axis: 2 })],
+    ['layerNormalization axis null', (t) => t.layerNormalization(small, [3, 4], { axis: null })],
+    [
+      'layerNormalization gamma that does not broadcast',
+      (t) => t.layerNormalization(small, [3, 4], { gamma: { data: new Float32Array(12), shape: [3, 4] } }),
+    ],
+    [
+      'layerNormalization gamma.shape with a string',
+      (t) => t.layerNormalization(small, [3, 4], { gamma: { data: new Float32Array(4), shape: ['4'] } }),
+    ],
+    ['layerNormalization epsilon -1', (t) => t.layerNormalization(small, [3, 4], { epsilon: -1 })],
+  ];
+
+  it.each(calls)('%s', async (_, call) => {
+    const expected = thrown(() => call(rt as never));
+    const got = await rejection(call(w as never) as Promise<unknown>);
+    expect(got).toBeInstanceOf(expected.constructor);
+    expect({ name: got.name, message: got.message }).toEqual({ name: expected.name, message: expected.message });
+    expect(await w.rmsNorm(small.slice(), 3)).toEqual(rt.rmsNorm(small, 3));
+  });
+
+  it('forward of a float16 worker norm with a Float32Array, and with a float32 out: as the main thread', async () => {
+    const main = rt.createLayerNorm(3, { dtype: 'float16' });
+    const remote = await w.createLayerNorm(3, { dtype: 'float16' });
+    for (const args of [[small.slice()], [u.slice(), new Float32Array(12)]] as const) {
+      const expected = thrown(() => (main.forward as (...a: unknown[]) => unknown)(...args));
+      const got = await rejection((remote.forward as (...a: unknown[]) => Promise<unknown>)(...args));
+      expect([got.constructor, got.message]).toEqual([expected.constructor, expected.message]);
+    }
+    main.dispose();
+    remote.dispose();
+  });
+
+  it('a call that is going to fail does not take its input; the worker heap is where it was after all of them', async () => {
+    const before = await w.heapInUse();
+    const mine = small.slice();
+    await expect(w.rmsNorm(mine, 3, { beta: new Float32Array(3) } as never)).rejects.toBeInstanceOf(TypeError);
+    await expect(w.layerNorm(mine, 3, { residual: small, bias: new Float32Array(2) })).rejects.toBeInstanceOf(
+      RangeError,
+    );
+    expect(bitDifference(mine, small)).toBeNull();
+    for (let i = 0; i < 50; i++) {
+      await w.layerNorm(x, D, { residual: r, bias, mean: new Float64Array(ROWS), transfer: false });
+      await w.layerNormalization(x, [ROWS, D], { gamma: { data: gamma, shape: [D] } });
+      await w.rmsNormStages(x, D, 1, { residual: r });
+      await w.rmsNorm(x, D, { rstd: new Float64Array(3) }).catch(() => {});
+    }
+    expect(await w.heapInUse()).toBe(before);
+  });
+});
