@@ -217,6 +217,31 @@ TEST_F(StatusTest, NullPointers) {
   EXPECT_EQ(Statistics(c, nullptr), Status::kOk);
 }
 
+// float16 / bfloat16 rows wider than the kernels' stack staging go through NormCall::scratch, or
+// through an allocation Normalize() makes when none is given: the same bits either way, and the
+// scratch is all the call touches besides its arrays.
+TEST(WideHalfRows, StagedThroughScratchOrAnAllocationAlike) {
+  const std::size_t d = 5003, rows = 3;
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+    std::vector<std::uint16_t> x(rows * d), a(rows * d), b(rows * d);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      x[i] = static_cast<std::uint16_t>(0x3c00 + (i * 37) % 900);
+    NormCall c;
+    c.dtype = dtype;
+    c.rows = rows;
+    c.d = d;
+    c.x = x.data();
+    c.y = a.data();
+    ASSERT_EQ(Normalize(c), Status::kOk);
+    std::vector<float> scratch(d + 1, -1.0f);
+    c.y = b.data();
+    c.scratch = scratch.data();
+    ASSERT_EQ(Normalize(c), Status::kOk);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(scratch[d], -1.0f) << "the scratch is d floats, no more";
+  }
+}
+
 TEST(StatusMessages, EveryStatusHasItsText) {
   const std::pair<Status, const char*> texts[] = {
       {Status::kOk, "ok"},
@@ -233,6 +258,7 @@ TEST(StatusMessages, EveryStatusHasItsText) {
       {Status::kSumOutWithoutResidual, "sum_out receives x + residual, and there is no residual"},
       {Status::kSumOutIsOutput, "sum_out and y must be different arrays"},
       {Status::kResidualNotHere, "statistics are of x alone: this entry point takes no residual"},
+      {Status::kOutOfMemory, "not enough memory for a row's float32 staging (pass scratch)"},
   };
   std::set<std::string> seen;
   for (int i = 0; i < static_cast<int>(std::size(texts)); ++i) {
