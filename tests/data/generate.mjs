@@ -5,7 +5,7 @@
 // both suites judge the kernels on the very same bits. Seeded: running it again writes the same
 // bytes. Run it only to change the set of cases, and commit both files.
 import { writeFileSync } from 'node:fs';
-import { rng } from '../helpers/rng.mjs';
+import { rng } from '../../web/shared/rng.mjs';
 
 const SEED = 20261130;
 const rand = rng(SEED);

@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { init, layerNormReference, ulp32 } from '../../dist/index.js';
 import * as io from '../../dist/index.js';
-import { rng } from '../helpers/rng.mjs';
+import { rng } from '../../web/shared/rng.mjs';
 import { apiTarget } from './api.mjs';
 import { FORMAT_PROBLEMS, problemOf } from './format-problems.mjs';
 import { FuzzFailure, describeError, fail, sameBits } from './oracle.mjs';

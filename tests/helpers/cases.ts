@@ -3,7 +3,7 @@
  * C++ tests read the same files), and seeded generators for other test data.
  */
 import { readFileSync } from 'node:fs';
-import { rng } from './rng.mjs';
+import { rng } from '../../web/shared/rng.mjs';
 
 export { rng };
 

@@ -1,7 +1,7 @@
 /** Deterministic test files built in memory: GPT-2-layout safetensors, GGUF, .npy. */
 
 import { sparseFile, type VirtualFile } from '../helpers/fixture-server.js';
-import { rng } from '../helpers/rng.mjs';
+import { rng } from '../../web/shared/rng.mjs';
 
 export { rng };
 

@@ -2,6 +2,7 @@
 // Browser-compatible ES module: no Node built-ins, no bare imports. Everything environment-specific
 // (the layernorm-wasm runtimes, onnxruntime modules, machine line) is passed in by the runner.
 
+import { rng } from '../shared/rng.mjs';
 import { normCandidates, normTargets } from './norm-candidates.mjs';
 import { layerNormModelBytes } from './onnx-model.mjs';
 
@@ -30,19 +31,8 @@ export const VARIANT_LABEL = { gb: 'gain+bias', nb: 'bias-free', '-': '—' };
 // Deterministic data
 // ---------------------------------------------------------------------------------------------
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function makeData(rows, d, seed = 1234) {
-  const rnd = mulberry32(seed ^ (rows * 7919) ^ (d * 104729));
+  const rnd = rng(seed ^ (rows * 7919) ^ (d * 104729));
   const x = new Float32Array(rows * d);
   // Activation-like rows: a per-row offset and scale plus noise.
   for (let r = 0; r < rows; r++) {
@@ -51,7 +41,7 @@ export function makeData(rows, d, seed = 1234) {
     for (let i = 0, o = r * d; i < d; i++) x[o + i] = off + sc * (rnd() + rnd() + rnd() - 1.5);
   }
   // γ and β depend on d only (onnxruntime sessions, which embed them, are reused across shapes).
-  const prm = mulberry32(seed ^ (d * 31337));
+  const prm = rng(seed ^ (d * 31337));
   const gamma = new Float32Array(d);
   const beta = new Float32Array(d);
   for (let i = 0; i < d; i++) {
@@ -59,29 +49,6 @@ export function makeData(rows, d, seed = 1234) {
     beta[i] = (prm() - 0.5) * 0.2;
   }
   return { x, gamma, beta };
-}
-
-/** float64 reference LayerNorm (two-pass). */
-export function referenceLayerNorm(x, rows, d, gamma, beta, eps) {
-  const y = new Float64Array(rows * d);
-  for (let r = 0; r < rows; r++) {
-    const o = r * d;
-    let s = 0;
-    for (let i = 0; i < d; i++) s += x[o + i];
-    const mean = s / d;
-    let v = 0;
-    for (let i = 0; i < d; i++) {
-      const c = x[o + i] - mean;
-      v += c * c;
-    }
-    const rstd = 1 / Math.sqrt(v / d + eps);
-    for (let i = 0; i < d; i++) {
-      const g = gamma ? gamma[i] : 1;
-      const b = beta ? beta[i] : 0;
-      y[o + i] = (x[o + i] - mean) * rstd * g + b;
-    }
-  }
-  return y;
 }
 
 export function maxAbsError(out, ref) {
@@ -282,7 +249,7 @@ async function buildCandidates(env, rows, d, data, sessionCache) {
   }
 
   // The operations around a final norm: same-pass statistics, fused residual, RMSNorm, 16-bit types.
-  const norms = normCandidates({ lnw: env.lnw, pkg: env.lnw?.pkg, eps: EPS }, rows, d, data);
+  const norms = normCandidates({ lnw: env.lnw, pkg: env.pkg, eps: EPS }, rows, d, data);
   cands.push(...norms.candidates);
   cleanups.push(...norms.cleanups);
 
@@ -483,6 +450,9 @@ const yieldToLoop = () => new Promise((r) => setTimeout(r, 0));
  */
 export async function runBenchmark(env, opts) {
   const log = env.log ?? (() => {});
+  // Every candidate is checked against the package's float64 oracle, so the package must load.
+  env = { ...env, pkg: env.lnw?.pkg };
+  if (!env.pkg) throw new Error('the benchmark needs the built package (dist/): run `npm run build` first');
   const { shapes, rounds = 11, minMs = 20, targetMs = 30 } = opts;
   if (!env.memcpy) env.memcpy = await createMemcpy();
   const sessionCache = new Map();
@@ -491,8 +461,8 @@ export async function runBenchmark(env, opts) {
     const t0 = now();
     const data = makeData(rows, d);
     const refs = {
-      gb: referenceLayerNorm(data.x, rows, d, data.gamma, data.beta, EPS),
-      nb: referenceLayerNorm(data.x, rows, d, data.gamma, null, EPS),
+      gb: env.pkg.layerNormReference(data.x, d, { gamma: data.gamma, beta: data.beta, eps: EPS }),
+      nb: env.pkg.layerNormReference(data.x, d, { gamma: data.gamma, eps: EPS }),
     };
     const built = await buildCandidates(env, rows, d, data, sessionCache);
     // Candidates that compute something else than LayerNorm(x) name their own oracle (computed once).

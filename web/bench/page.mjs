@@ -14,12 +14,12 @@ async function loadLayerNormWasm() {
   try {
     const head = await fetch('/dist/index.js', { method: 'HEAD' });
     if (!head.ok) {
-      log('NOTE: /dist/index.js not found (run `npm run build`); layernorm-wasm candidates skipped.');
+      log('NOTE: /dist/index.js not found (run `npm run build`); the benchmark needs it.');
       return null;
     }
     mod = await import('/dist/index.js');
   } catch (e) {
-    log(`NOTE: importing /dist/index.js failed (${e?.message ?? e}); layernorm-wasm candidates skipped.`);
+    log(`NOTE: importing /dist/index.js failed (${e?.message ?? e}); the benchmark needs it.`);
     return null;
   }
   return initBackends(mod, log);

@@ -24,6 +24,7 @@ const MIME = {
 const ALLOWED = [
   '/dist/',
   '/web/bench/',
+  '/web/shared/',
   '/node_modules/onnxruntime-web/dist/',
   '/node_modules/wasm-feature-detect/',
   '/node_modules/@tensorflow/',

@@ -32,14 +32,14 @@ const entry = process.env.LAYERNORM_WASM_ENTRY
 
 async function loadLayerNormWasm(log) {
   if (!existsSync(entry)) {
-    log('NOTE: dist/index.js not found (run `npm run build`); layernorm-wasm candidates skipped.');
+    log('NOTE: dist/index.js not found (run `npm run build`); the benchmark needs it.');
     return null;
   }
   let mod;
   try {
     mod = await import(pathToFileURL(entry).href);
   } catch (e) {
-    log(`NOTE: importing dist/index.js failed (${e?.message ?? e}); layernorm-wasm candidates skipped.`);
+    log(`NOTE: importing dist/index.js failed (${e?.message ?? e}); the benchmark needs it.`);
     return null;
   }
   return initBackends(mod, log);

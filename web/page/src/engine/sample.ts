@@ -1,16 +1,8 @@
 /** Seeded sample data: GPT-2-like residual activations and synthetic demo weights. */
 
-/** mulberry32: a small, fast, seedable PRNG returning floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../../shared/rng.mjs';
+
+export { rng };
 
 /** Standard normal samples (Box–Muller) from a uniform source. */
 export function normal(u: () => number): () => number {

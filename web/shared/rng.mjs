@@ -1,5 +1,6 @@
-// mulberry32: a tiny seeded generator, so every generated case is the same on every run. Plain
-// ESM so the Vitest suites and the standalone fuzz script (web/scripts/fuzz.mjs) share it.
+// mulberry32: a tiny seeded generator, so every generated case is the same on every run. The one
+// copy: plain ESM with its types beside it, imported by the tests, the fuzz script, the page's
+// sample activations and the benchmark's data.
 export function rng(seed) {
   let a = seed >>> 0;
   return () => {
