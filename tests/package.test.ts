@@ -164,15 +164,8 @@ describe('in Node', () => {
 describe('its types, for a strict TypeScript consumer without skipLibCheck', () => {
   // Uses the public API and asserts, through @ts-expect-error, that the types are not `any`.
   const consumer = `
-import {
-  init,
-  layerNormReference,
-  loadLayerNormWeights,
-  WasmLoadError,
-  type InitOptions,
-  type LayerNormRuntime,
-  type WasmSource,
-} from 'layernorm-wasm';
+import { init, layerNormReference, WasmLoadError, type InitOptions, type LayerNormRuntime, type WasmSource } from 'layernorm-wasm';
+import { loadLayerNormWeights } from 'layernorm-wasm/io';
 import { initWorker, WorkerError, type LayerNormWorker, type WorkerLayerNorm } from 'layernorm-wasm/worker';
 
 const perBackend: InitOptions = {
@@ -294,7 +287,7 @@ describe('package.json', () => {
     // Node 20.19+); ./wasm/simd and ./wasm/scalar export the .wasm files themselves, for tools
     // that copy or serve them, and have no types by nature; ./worker/script is the worker's script,
     // for bundlers to take as an entry, not a module to import. moduleResolution node10 predates
-    // "exports", so no subpath resolves there (./worker neither); the profile ignores it.
+    // "exports", so no subpath resolves there (./io and ./worker neither); the profile ignores it.
     const bin = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
     const out = execFileSync(
       process.execPath,
@@ -317,10 +310,12 @@ describe('package.json', () => {
     const report = JSON.parse(out);
     expect(report.analysis.problems).toEqual([
       { kind: 'CJSResolvesToESM', entrypoint: '.', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './io', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './io', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './worker', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './worker', resolutionKind: 'node16-cjs' },
     ]);
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './worker', './package.json']);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './io', './worker', './package.json']);
   }, 120_000);
 
   it('declares ESM exports with types first, a boolean sideEffects, a prepack build that publishing runs, and Node 20', () => {

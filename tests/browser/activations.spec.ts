@@ -1,5 +1,6 @@
 import { test, expect, shot, ready, openCard, GAMMA, BETA, D } from './fixtures';
-import { layerNormReference, readNpy } from 'layernorm-wasm';
+import { layerNormReference } from 'layernorm-wasm';
+import { readNpy } from 'layernorm-wasm/io';
 import { maxRelErr, npy, rowStats, testActivations, toText } from './helpers';
 import type { Download } from '@playwright/test';
 

@@ -5,7 +5,8 @@
  */
 import { test, expect, ready, HF_URL, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
-import { layerNormReference, writeNpyHeader } from 'layernorm-wasm';
+import { layerNormReference } from 'layernorm-wasm';
+import { writeNpyHeader } from 'layernorm-wasm/io';
 import { npy, testActivations, toText } from './helpers';
 import { buildSafetensors, f32Bytes, toBytes } from '../io/fixtures';
 import type { Page, Route } from '@playwright/test';

@@ -3,7 +3,7 @@
  * are the package's own (`layerNormReference`, `rmsNormReference`, `readNpy`, `writeNpy`,
  * `writeNpyHeader`), imported from the built package by name as an application would.
  */
-import { writeNpy } from 'layernorm-wasm';
+import { writeNpy } from 'layernorm-wasm/io';
 
 export const D = 768;
 

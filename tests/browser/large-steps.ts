@@ -7,7 +7,7 @@ import { expect, type Page } from '@playwright/test';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { D } from './fixtures';
-import { writeNpyHeader } from 'layernorm-wasm';
+import { writeNpyHeader } from 'layernorm-wasm/io';
 import { testActivations } from './helpers';
 
 export const LARGE_ROWS = 16_384; // 50 MB of float32 at d = 768

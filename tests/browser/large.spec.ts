@@ -1,6 +1,7 @@
 import { test, expect, shot, ready, openCard, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
-import { layerNormReference, readNpy, writeNpyHeader } from 'layernorm-wasm';
+import { layerNormReference } from 'layernorm-wasm';
+import { readNpy, writeNpyHeader } from 'layernorm-wasm/io';
 import { maxRelErr } from './helpers';
 import { rawNpy } from '../io/fixtures';
 import { closeSync, mkdirSync, openSync, writeSync, truncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';

@@ -12,7 +12,8 @@ import {
   BETA,
   D,
 } from './fixtures';
-import { compareOutputs, layerNormReference, readNpy, rmsNormReference } from 'layernorm-wasm';
+import { compareOutputs, layerNormReference, rmsNormReference } from 'layernorm-wasm';
+import { readNpy } from 'layernorm-wasm/io';
 import { normGguf, qwenCheckpoint, QWEN_CONFIG_URL, QWEN_D, QWEN_EPS, QWEN_URL } from './checkpoints';
 import { maxRelErr, npy, testActivations, toText } from './helpers';
 import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../io/fixtures';

@@ -5,7 +5,7 @@ import { equations } from './plugins/equations.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-/** The page imports the package by name, exactly as an app would; this points the name at the built package. */
+/** The page imports the package by name, exactly as an app would; these point the names at the built package. */
 const pkgEntry = resolve(repo, 'dist/index.js');
 
 /**
@@ -48,7 +48,10 @@ export default defineConfig({
   base: './',
   plugins: [csp(), equations()],
   resolve: {
-    alias: [{ find: /^layernorm-wasm$/, replacement: pkgEntry }],
+    alias: [
+      { find: /^layernorm-wasm$/, replacement: pkgEntry },
+      { find: /^layernorm-wasm\/io$/, replacement: resolve(repo, 'dist/io/index.js') },
+    ],
   },
   // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`
   // still points next to the package's own files. uPlot is pre-bundled up front, so the dev

@@ -4,6 +4,8 @@
  *
  *   const rt = await init();
  *   const y = rt.layerNorm(x, 768, { gamma, beta, eps: 1e-5 });
+ *
+ * Reading weights and activations (safetensors, GGUF, .npy, JSON, text) is `layernorm-wasm/io`.
  */
 import { checkWasmOption, loadModule, resolveBackend } from './loader.js';
 import { Runtime } from './runtime.js';
@@ -35,4 +37,3 @@ export async function init(options?: InitOptions): Promise<LayerNormRuntime> {
   }
   return runtime;
 }
-export * from './io/index.js';

@@ -1,5 +1,5 @@
 /** Activations from text (pasted, .json, .txt) and .npy files, with token strings for their rows. */
-import { decodeNpyData, parseActivationsJson, parseActivationsText, readNpy, readNpyHeader } from 'layernorm-wasm';
+import { decodeNpyData, parseActivationsJson, parseActivationsText, readNpy, readNpyHeader } from 'layernorm-wasm/io';
 import type { ActivationsInfo } from './protocol';
 import {
   fmtBytes,

@@ -3,7 +3,8 @@
  * library's output on every row of the input, with the float64 reference beside both. Large
  * expected files are read in slices, like the input.
  */
-import { decodeNpyData, readNpy, readNpyHeader, type LayerNormRuntime } from 'layernorm-wasm';
+import { type LayerNormRuntime } from 'layernorm-wasm';
+import { decodeNpyData, readNpy, readNpyHeader } from 'layernorm-wasm/io';
 import { accumulateReference, emptyReferenceCheck, finiteClass, sulp, toExactCheck } from './checks';
 import { CancelledError, type Job } from './compute';
 import { normalize, normFor, paramsOf, reference, type Weights } from './norm';

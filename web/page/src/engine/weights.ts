@@ -3,7 +3,7 @@
  * weights. A checkpoint says which norm it holds (LayerNorm, or RMSNorm for a Llama-family GGUF or
  * a config.json with rms_norm_eps) and its ε; the engine runs that norm.
  */
-import { FetchError, FormatError, loadNormWeights } from 'layernorm-wasm';
+import { FetchError, FormatError, loadNormWeights } from 'layernorm-wasm/io';
 import type { WeightsInfo, WeightsRequest } from './protocol';
 import { syntheticWeights } from './sample';
 
