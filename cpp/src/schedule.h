@@ -211,9 +211,10 @@ struct Schedule {
       return;
     }
     const std::size_t half = rows / 2, offset = half * c.d;
+    Residual second{};  // (offset only when there is one: in's pointers are null otherwise)
+    if constexpr (kResidual) second = {in.x + offset, in.r + offset, in.h + offset};
     RowRun<kResidual> a(c, x, y, first, half, in);
-    RowRun<kResidual> b(c, x + offset, y + offset, first + half, rows - half,
-                        {in.x + offset, in.r + offset, in.h + offset});
+    RowRun<kResidual> b(c, x + offset, y + offset, first + half, rows - half, second);
     while (!a.done()) {
       a.Step();
       b.Step();
