@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:sanitizers`: the native GoogleTest suite built with AddressSanitizer (with
-// LeakSanitizer) and UndefinedBehaviorSanitizer, any finding fatal. Uses g++, as Debian's
-// libgtest is built with it. Build tree: build/asan (configured once, then incremental).
+// LeakSanitizer) and UndefinedBehaviorSanitizer, any finding fatal. Uses clang++ where there is
+// one (its UBSan also reports arithmetic on null pointers, which GCC's does not; Debian's libgtest,
+// built with g++, links with it through libstdc++), else g++. Build tree: build/asan (configured
+// once, then incremental).
 // Flags: --clean (reconfigure from scratch), --jobs N (default 2).
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { configureOnce, option, root, runner } from './common.mjs';
@@ -18,11 +21,22 @@ const sanitizerEnv = {
 };
 const run = runner(sanitizerEnv, { echo: true });
 
+/** clang++ when it can link the sanitizers here (it needs Debian's libclang-rt-14-dev), else g++. */
+function compiler() {
+  for (const cc of ['clang++', 'clang++-14']) {
+    const probe = spawnSync(cc, ['-fsanitize=address,undefined', '-x', 'c++', '-', '-o', '/dev/null'], {
+      input: 'int main() { return 0; }\n',
+    });
+    if (probe.status === 0) return cc;
+  }
+  return 'g++';
+}
+
 if (args.includes('--clean')) rmSync(dir, { recursive: true, force: true });
 const started = Date.now();
 try {
   configureOnce(run, 'build/asan', [
-    '-DCMAKE_CXX_COMPILER=g++',
+    `-DCMAKE_CXX_COMPILER=${compiler()}`,
     '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
     '-DLAYERNORM_SANITIZE=ON',
     '-DLAYERNORM_BUILD_TESTS=ON',
