@@ -14,7 +14,7 @@ import {
   type LayerNormRuntime,
   type OnnxTensorInput,
 } from '../../dist/index.js';
-// @ts-expect-error plain ESM module shared with the benchmark (web/bench/core.mjs)
+// @ts-expect-error plain ESM module shared with the benchmark (web/bench/candidates.mjs)
 import { layerNormalizationModelBytes } from '../../web/bench/onnx-model.mjs';
 import { bitDifference } from '../helpers/bits.js';
 import { gaussian, rng } from '../helpers/cases.js';

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FULL_SHAPES, QUICK_SHAPES, formatTables, formatTargets } from './core.mjs';
+import { FULL_SHAPES, QUICK_SHAPES } from './data.mjs';
+import { formatTables, formatTargets } from './format.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

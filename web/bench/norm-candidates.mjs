@@ -92,7 +92,7 @@ export function normCandidates(env, rows, d, data) {
   return { candidates, references, cleanups: [] };
 }
 
-/** Target lines for these candidates (issue 14's speed targets), given cmpRatio from core.mjs. */
+/** Target lines for these candidates (issue 14's speed targets), given cmpRatio from targets.mjs. */
 export function normTargets(cmpRatio) {
   const s = [1024, 768];
   cmpRatio(

@@ -1,5 +1,5 @@
 // ONNX LayerNormalization models, written with a tiny protobuf writer: the benchmark's onnxruntime
-// candidates (core.mjs) and the ONNX-semantics test (tests/core/onnx.test.ts) build theirs here.
+// candidates (candidates.mjs) and the ONNX-semantics test (tests/core/onnx.test.ts) build theirs here.
 // Browser-compatible ES module: no Node built-ins, no bare imports.
 
 class PB {

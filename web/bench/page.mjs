@@ -1,5 +1,6 @@
 // Browser side of the benchmark: loaded by page.html, driven by run-browser.mjs.
-import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm, runBenchmark } from './core.mjs';
+import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm } from './backends.mjs';
+import { runBenchmark } from './benchmark.mjs';
 
 const ORT_DIR = '/node_modules/onnxruntime-web/dist/';
 

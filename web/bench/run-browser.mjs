@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Chromium runner for the LayerNorm benchmark: serves the repo root on 127.0.0.1 (ephemeral port),
 // opens web/bench/page.html in headless Chromium (/usr/bin/chromium, or $CHROMIUM_PATH) and runs
-// the same core.mjs code there.
+// the same benchmark.mjs code there.
 //
 //   node web/bench/run-browser.mjs [--quick] [--rounds N] [--json out.json]
 import { createServer } from 'node:http';

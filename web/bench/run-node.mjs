@@ -12,15 +12,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  initBackends,
-  initWorkerRuntime,
-  loadOrtWeb,
-  loadTfjsWasm,
-  runBenchmark,
-  formatTables,
-  formatTargets,
-} from './core.mjs';
+import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm } from './backends.mjs';
+import { runBenchmark } from './benchmark.mjs';
+import { formatTables, formatTargets } from './format.mjs';
 import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

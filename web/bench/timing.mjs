@@ -1,0 +1,71 @@
+// Timing: iterations per sample calibrated per candidate, interleaved rounds in a rotating order,
+// and the median and spread over the rounds.
+
+export const now = () => performance.now();
+
+/** Milliseconds for `iters` back-to-back calls of candidate c (awaited one by one when c.async). */
+export async function timeIters(c, iters) {
+  const run = c.run;
+  let t0;
+  if (c.async) {
+    t0 = now();
+    for (let i = 0; i < iters; i++) await run();
+  } else {
+    t0 = now();
+    for (let i = 0; i < iters; i++) run();
+  }
+  return now() - t0;
+}
+
+async function calibrate(c, minMs, targetMs) {
+  let iters = 1;
+  let t = await timeIters(c, iters);
+  for (let k = 0; k < 12 && t < minMs; k++) {
+    const per = Math.max(t, 0.02) / iters;
+    iters = Math.max(iters + 1, Math.ceil(targetMs / per));
+    t = await timeIters(c, iters);
+  }
+  return iters;
+}
+
+/** Quantile q of an ascending array, interpolating linearly between neighbours. */
+export function quantile(sorted, q) {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+const yieldToLoop = () => new Promise((r) => setTimeout(r, 0));
+
+/**
+ * Times candidates [{ c, row }]: calibrates each to ~targetMs per sample (at least minMs, or one
+ * call), then runs `rounds` rounds of one sample each, and sets row.median, row.spread (IQR over
+ * median), row.iters and row.samples (ms per call, in round order, for paired ratios).
+ */
+export async function timeCandidates(candidates, { rounds, minMs, targetMs, gc }) {
+  const live = candidates.map(({ c, row }) => ({ c, row, samples: [] }));
+  for (const l of live) {
+    l.iters = await calibrate(l.c, minMs, targetMs);
+    await yieldToLoop();
+  }
+  // Interleaved rounds, rotating the order each round. A full GC (when the runner exposes one)
+  // before each sample keeps one candidate's garbage from being collected on another's clock.
+  gc ??= () => {};
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < live.length; k++) {
+      const l = live[(k + r) % live.length];
+      gc();
+      const t = await timeIters(l.c, l.iters);
+      l.samples.push(t / l.iters);
+    }
+    await yieldToLoop();
+  }
+  for (const l of live) {
+    const s = [...l.samples].sort((a, b) => a - b);
+    l.row.median = quantile(s, 0.5);
+    l.row.spread = (quantile(s, 0.75) - quantile(s, 0.25)) / l.row.median;
+    l.row.iters = l.iters;
+    l.row.samples = l.samples;
+  }
+}
