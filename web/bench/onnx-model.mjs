@@ -131,3 +131,42 @@ export function layerNormModelBytes(d, gamma, beta, eps) {
     producer: 'layernorm-bench',
   });
 }
+
+/**
+ * ModelProto of one node: `op` (in `domain`, '' for ONNX) on runtime inputs `inputs` (name →
+ * dims; a string dim is symbolic) and float initializers `weights` (name → Float32Array, as
+ * vectors), in the order of `order` (a name '' leaves that input out), with float/int attributes
+ * `attributes`, one output `Y` of `outputDims`; `opset` is the ONNX domain's version.
+ */
+export function nodeModelBytes({ op, domain = '', inputs, weights = {}, order, attributes = {}, outputDims, opset = 17 }) {
+  const node = new PB();
+  for (const name of order) node.string(1, name);
+  node.string(2, 'Y').string(3, 'n').string(4, op);
+  if (domain) node.string(7, domain);
+  for (const [name, value] of Object.entries(attributes)) {
+    const a = new PB().string(1, name);
+    if (Number.isInteger(value) && name !== 'epsilon') a.int(3, value).int(20, ATTR_INT);
+    else a.float(2, value).int(20, ATTR_FLOAT);
+    node.msg(5, a);
+  }
+  const graph = new PB().msg(1, node).string(2, op);
+  for (const [name, data] of Object.entries(weights)) graph.msg(5, initializer(name, data));
+  for (const [name, dims] of Object.entries(inputs)) graph.msg(11, valueInfo(name, dims));
+  graph.msg(12, valueInfo('Y', outputDims));
+  const model = new PB().int(1, 8).string(2, 'layernorm-bench').msg(8, new PB().string(1, '').int(2, opset));
+  if (domain) model.msg(8, new PB().string(1, domain).int(2, 1));
+  return model.msg(7, graph).finish();
+}
+
+/** ModelProto of Y = LayerNormalization(Add(X, R), Scale, B): the unfused residual add and norm. */
+export function addLayerNormModelBytes(d, gamma, beta, eps) {
+  const add = new PB().string(1, 'X').string(1, 'R').string(2, 'H').string(3, 'add').string(4, 'Add');
+  const ln = new PB().string(1, 'H').string(1, 'Scale').string(1, 'B').string(2, 'Y').string(3, 'ln');
+  ln.string(4, 'LayerNormalization');
+  ln.msg(5, new PB().string(1, 'axis').int(3, -1).int(20, ATTR_INT));
+  ln.msg(5, new PB().string(1, 'epsilon').float(2, eps).int(20, ATTR_FLOAT));
+  const graph = new PB().msg(1, add).msg(1, ln).string(2, 'add-layernorm');
+  graph.msg(5, initializer('Scale', gamma)).msg(5, initializer('B', beta));
+  graph.msg(11, valueInfo('X', ['N', d])).msg(11, valueInfo('R', ['N', d])).msg(12, valueInfo('Y', ['N', d]));
+  return new PB().int(1, 8).string(2, 'layernorm-bench').msg(8, new PB().string(1, '').int(2, 17)).msg(7, graph).finish();
+}
