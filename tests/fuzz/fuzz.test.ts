@@ -1,11 +1,15 @@
 // Seeded property-based fuzzing with a small budget (a few thousand inputs, a few seconds); the
-// same targets run a million inputs with `npm run fuzz`. See tests/fuzz/targets.mjs.
+// same targets run a million inputs with `npm run fuzz`. See tests/fuzz/targets/index.mjs.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
-import { DOCUMENTED_ERRORS } from './api.mjs';
+import { DOCUMENTED_ERRORS } from './api/catalogue.mjs';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
-import { buildCase, checkDifferential, sampleGguf, sampleSafetensors, setup, targets } from './targets.mjs';
+import { sampleGguf, sampleSafetensors } from './samples.mjs';
+// @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
+import { buildCase, checkDifferential } from './targets/differential.mjs';
+// @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
+import { setup, targets } from './targets/index.mjs';
 
 interface ApiCounts {
   calls: number;
@@ -47,7 +51,7 @@ describe('fuzz (seeded, small budget)', () => {
   for (const name of Object.keys(RUNS)) {
     it(`${name}: ${RUNS[name]} generated inputs, no unexpected failure`, async () => {
       const target = list.find((t) => t.name === name);
-      if (!target) throw new Error(`fuzz target ${name} is missing from tests/fuzz/targets.mjs`);
+      if (!target) throw new Error(`fuzz target ${name} is missing from tests/fuzz/targets/index.mjs`);
       const params = { seed: SEED + list.indexOf(target), numRuns: RUNS[name] };
       if (target.async) await fc.assert(target.property() as fc.IAsyncProperty<unknown>, params);
       else fc.assert(target.property() as fc.IProperty<unknown>, params);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run fuzz`: property-based fuzzing of the built package (dist/) with fast-check: the
 // numeric API with arguments of every type, SIMD vs scalar vs the float64 reference on random
-// shapes and values, and the I/O parsers on arbitrary and mutated bytes (tests/fuzz/targets.mjs).
+// shapes and values, and the I/O parsers on arbitrary and mutated bytes (tests/fuzz/targets/).
 // Runs 1,000,000 generated inputs in total by default and prints the count per target.
 //   --budget N   total inputs (default 1000000), split over the targets by weight
 //   --seed S     base seed (default: time-based; printed, so a failure can be replayed)
@@ -17,7 +17,7 @@ if (!existsSync(join(root, 'dist', 'index.js'))) {
   console.error('fuzz: dist/ is missing; run `npm run build` first');
   process.exit(1);
 }
-const { setup, targets } = await import(pathToFileURL(join(root, 'tests', 'fuzz', 'targets.mjs')).href);
+const { setup, targets } = await import(pathToFileURL(join(root, 'tests', 'fuzz', 'targets', 'index.mjs')).href);
 
 const args = process.argv.slice(2);
 const budget = Number(option(args, '--budget') ?? 1_000_000);
