@@ -1,5 +1,5 @@
 // The oracle of the I/O targets: which failures a reader may show for bad input.
-import { FormatError } from '../../dist/index.js';
+import { FormatError } from '../../dist/io/index.js';
 import { FORMAT_PROBLEMS, problemOf } from './format-problems.mjs';
 import { FuzzFailure, describeError, fail } from './oracle.mjs';
 

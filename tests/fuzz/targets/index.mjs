@@ -11,7 +11,7 @@
 //                 the package's FormatError, for the format read, naming the source, with one of
 //                 the problems of ../format-problems.mjs (no TypeError, RangeError or engine error)
 import { init } from '../../../dist/index.js';
-import * as io from '../../../dist/index.js';
+import * as io from '../../../dist/io/index.js';
 import { apiTarget } from './api.mjs';
 import { differentialTarget } from './differential.mjs';
 import { ioGgufTarget } from './io-gguf.mjs';
