@@ -5,7 +5,7 @@
 import { EPS, VARIANTS } from './data.mjs';
 import { plainLayerNorm } from './js-peer.mjs';
 import { memcpyCandidate } from './memcpy.mjs';
-import { normCandidates } from './norm-candidates.mjs';
+import { normCandidates, ortNormCandidates } from './norm-candidates.mjs';
 import { layerNormModelBytes } from './onnx-model.mjs';
 
 /**
@@ -213,6 +213,9 @@ export async function buildCandidates(env, rows, d, data, sessionCache) {
       });
     }
   }
+
+  // onnxruntime's ops for the fused residual and RMSNorm
+  cands.push(...(await ortNormCandidates({ ...env, eps: EPS }, rows, d, data, sessionCache)));
 
   // limits
   if (env.memcpy) cands.push(memcpyCandidate(env.memcpy, x));

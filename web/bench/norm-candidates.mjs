@@ -3,6 +3,8 @@
 // (layerNorm into a caller's array) and, for the residual, the JS add loop a caller would write.
 // Every candidate is checked against the package's float64 oracle for what it computes.
 
+import { addLayerNormModelBytes, nodeModelBytes } from './onnx-model.mjs';
+
 /** Residual stream values for rows × d (deterministic, activation-like). */
 function residualData(rows, d) {
   const r = new Float32Array(rows * d);
@@ -92,6 +94,95 @@ export function normCandidates(env, rows, d, data) {
   return { candidates, references, cleanups: [] };
 }
 
+/**
+ * onnxruntime's own ops for the same work, in each onnxruntime the benchmark loads (not its
+ * default-import variant): SkipLayerNormalization (com.microsoft, the fused residual add), the
+ * unfused Add + LayerNormalization graph, and SimplifiedLayerNormalization (RMSNorm).
+ */
+export async function ortNormCandidates(env, rows, d, data, sessionCache) {
+  const { x, gamma, beta } = data;
+  const r = residualData(rows, d);
+  const eps = env.eps;
+  const models = [
+    {
+      id: 'skip:gb',
+      what: 'SkipLayerNormalization (fused add)',
+      variant: 'gb',
+      reference: 'residual-gb',
+      bytes: () =>
+        nodeModelBytes({
+          op: 'SkipLayerNormalization',
+          domain: 'com.microsoft',
+          inputs: { X: [1, 'N', d], R: [1, 'N', d] },
+          weights: { G: gamma, B: beta },
+          order: ['X', 'R', 'G', 'B'],
+          attributes: { epsilon: eps },
+          outputDims: [1, 'N', d],
+        }),
+      feeds: (ort) => ({
+        X: new ort.Tensor('float32', x, [1, rows, d]),
+        R: new ort.Tensor('float32', r, [1, rows, d]),
+      }),
+    },
+    {
+      id: 'add+ln:gb',
+      what: 'Add, then LayerNormalization',
+      variant: 'gb',
+      reference: 'residual-gb',
+      bytes: () => addLayerNormModelBytes(d, gamma, beta, eps),
+      feeds: (ort) => ({ X: new ort.Tensor('float32', x, [rows, d]), R: new ort.Tensor('float32', r, [rows, d]) }),
+    },
+    {
+      id: 'simplified:nb',
+      what: 'SimplifiedLayerNormalization (RMSNorm)',
+      variant: 'nb',
+      reference: 'rms-g',
+      bytes: () =>
+        nodeModelBytes({
+          op: 'SimplifiedLayerNormalization',
+          inputs: { X: ['N', d] },
+          weights: { G: gamma },
+          order: ['X', 'G'],
+          attributes: { axis: -1, epsilon: eps },
+          outputDims: ['N', d],
+        }),
+      feeds: (ort) => ({ X: new ort.Tensor('float32', x, [rows, d]) }),
+    },
+  ];
+  const candidates = [];
+  for (const o of env.orts ?? []) {
+    if (o.variants) continue; // the default-import variant is measured on the plain LayerNorm only
+    for (const m of models) {
+      const key = `${o.key}:${m.id}:${d}`;
+      let session = sessionCache.get(key);
+      if (session === undefined) {
+        try {
+          session = await o.ort.InferenceSession.create(m.bytes(), o.sessionOptions ?? {});
+        } catch (e) {
+          env.log(`  ${o.label} ${m.what}: session creation failed (${e?.message ?? e}); skipped`);
+          session = null;
+        }
+        sessionCache.set(key, session);
+      }
+      if (!session) continue;
+      const feeds = m.feeds(o.ort);
+      let last = null;
+      candidates.push({
+        id: `${o.key}:${m.id}`,
+        name: `${o.label}, ${m.what}`,
+        variant: m.variant,
+        reference: m.reference,
+        async: true,
+        run: async () => {
+          last = (await session.run(feeds)).Y;
+        },
+        result: () => last?.data,
+      });
+    }
+  }
+  return candidates;
+}
+
 /** Target lines for these candidates (issue 14's speed targets), given cmpRatio from targets.mjs. */
 export function normTargets(cmpRatio) {
   const s = [1024, 768];
@@ -105,6 +196,20 @@ export function normTargets(cmpRatio) {
   cmpRatio('[1024×768] fused residual vs plain caller out', s, 'lnw-simd:residual:gb', 'lnw-simd:out:gb', 1.25);
   cmpRatio('[1024×768] fused residual vs JS add loop + layerNorm', s, 'lnw-simd:residual:gb', 'js-add+lnw:gb', 0.5);
   cmpRatio('[1024×768] rmsNorm vs layerNorm (gain only), caller out', s, 'lnw-simd:rms:nb', 'lnw-simd:out:nb', 1.0);
+  cmpRatio(
+    '[1024×768] fused residual vs onnxruntime-web SkipLayerNormalization',
+    s,
+    'lnw-simd:residual:gb',
+    'ortweb:skip:gb',
+    0.25,
+  );
+  cmpRatio(
+    '[1024×768] rmsNorm vs onnxruntime-web SimplifiedLayerNormalization',
+    s,
+    'lnw-simd:rms:nb',
+    'ortweb:simplified:nb',
+    0.25,
+  );
   cmpRatio('[1024×768] float16 in/out vs float32, caller out', s, 'lnw-simd:float16:gb', 'lnw-simd:out:gb', 0.8);
   cmpRatio('[1024×768] bfloat16 in/out vs float32, caller out', s, 'lnw-simd:bfloat16:gb', 'lnw-simd:out:gb', 0.8);
 }

@@ -138,7 +138,16 @@ export function layerNormModelBytes(d, gamma, beta, eps) {
  * vectors), in the order of `order` (a name '' leaves that input out), with float/int attributes
  * `attributes`, one output `Y` of `outputDims`; `opset` is the ONNX domain's version.
  */
-export function nodeModelBytes({ op, domain = '', inputs, weights = {}, order, attributes = {}, outputDims, opset = 17 }) {
+export function nodeModelBytes({
+  op,
+  domain = '',
+  inputs,
+  weights = {},
+  order,
+  attributes = {},
+  outputDims,
+  opset = 17,
+}) {
   const node = new PB();
   for (const name of order) node.string(1, name);
   node.string(2, 'Y').string(3, 'n').string(4, op);
@@ -167,6 +176,14 @@ export function addLayerNormModelBytes(d, gamma, beta, eps) {
   ln.msg(5, new PB().string(1, 'epsilon').float(2, eps).int(20, ATTR_FLOAT));
   const graph = new PB().msg(1, add).msg(1, ln).string(2, 'add-layernorm');
   graph.msg(5, initializer('Scale', gamma)).msg(5, initializer('B', beta));
-  graph.msg(11, valueInfo('X', ['N', d])).msg(11, valueInfo('R', ['N', d])).msg(12, valueInfo('Y', ['N', d]));
-  return new PB().int(1, 8).string(2, 'layernorm-bench').msg(8, new PB().string(1, '').int(2, 17)).msg(7, graph).finish();
+  graph
+    .msg(11, valueInfo('X', ['N', d]))
+    .msg(11, valueInfo('R', ['N', d]))
+    .msg(12, valueInfo('Y', ['N', d]));
+  return new PB()
+    .int(1, 8)
+    .string(2, 'layernorm-bench')
+    .msg(8, new PB().string(1, '').int(2, 17))
+    .msg(7, graph)
+    .finish();
 }
