@@ -1,4 +1,5 @@
-// libFuzzer target for the validating entry points. Each input decodes to one NormCall:
+// libFuzzer target for the validating entry points (one program, so one file: the decoding of an
+// input and every invariant it is checked against). Each input decodes to one NormCall:
 //
 //   byte 0      flags: bits 0-1 rows (0..3), bit 2 gamma, bit 3 beta, bit 4 in place (y = x),
 //               bit 5 raw gamma/beta/bias (any float, accuracy unchecked), bits 6-7 how x is built

@@ -1,5 +1,6 @@
 // Bad inputs listed in web/docs/errors.md that no other suite pins down: each throws exactly the
-// error type and message the catalogue quotes, and the runtime works afterwards.
+// error type and message the catalogue quotes, and the runtime works afterwards. Long because it is
+// one table of cases.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DisposedError,

@@ -2,7 +2,8 @@
 // wrong type is a TypeError, a value of the right type out of bounds a RangeError, a name outside a
 // fixed set (a dtype, a format) a TypeError; every message reads `fn: name must be X, got Y`. Each
 // row is checked for its exact class and message, and for throwing (sync functions) or rejecting
-// (async ones) — never both, never an engine error halfway through a read.
+// (async ones) — never both, never an engine error halfway through a read. Long because it is one
+// table of cases, function by function.
 import { describe, expect, it } from 'vitest';
 import { compareOutputs, ulp32 } from '../../dist/index.js';
 import {

@@ -2,7 +2,7 @@
 // layerNormalization and the half-bit helpers throws exactly the error type and message that
 // web/docs/errors.md quotes in its rows R1…, the runtime works afterwards and the heap is as it
 // was; and those rows quote exactly these messages, no more and no fewer (the catalogue cannot
-// drift from the code).
+// drift from the code). Long because it is that table, one case per row, in the catalogue's order.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

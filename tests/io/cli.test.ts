@@ -1,3 +1,5 @@
+// The command line, in process against the float64 oracles (the program's logic) and as the built
+// bin (dist/cli/index.js) in a child process. Long because it is one table of runs and messages.
 import { execFile } from 'node:child_process';
 import {
   existsSync,

@@ -1,6 +1,7 @@
 /**
  * layernorm-wasm/worker: the runtime in a worker of its own, so large inputs never block the
- * caller's thread.
+ * caller's thread. (Long for a façade file: the caller's side of the protocol, placement of
+ * arrays, calls and replies, and the resident-object proxies are one state machine.)
  *
  *   const w = await initWorker();
  *   const y = await w.layerNorm(x, 768, { gamma, beta });   // x moves to the worker and back as y

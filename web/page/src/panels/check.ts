@@ -1,7 +1,8 @@
 /**
  * The correctness lab: this library against the exact answer, the SIMD build against the scalar
  * one, and any number of expected outputs against this library on every row, with a per-row
- * table, the worst element in full, and a report to copy.
+ * table, the worst element in full, and a report to copy. One panel: its sections render the
+ * same lab state.
  */
 import {
   ULP_BIN_LABELS,

@@ -2,6 +2,8 @@
  * The explainer card: one token through every stage of the norm in use (LayerNorm, or RMSNorm for
  * an RMSNorm checkpoint), on a shared scale; γ and β with callouts; where ln_f sits in GPT-2; how
  * the bias-free variant and RMSNorm differ. It is also what `?embed=explain` shows on its own.
+ * One file because each part (equation, stage charts and table, insights) redraws from the same
+ * panel state; the drawing itself is in ui/.
  */
 import type { StagesResult, Variant } from '../engine/protocol';
 import { permalink } from '../permalink';

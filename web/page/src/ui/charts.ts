@@ -1,6 +1,7 @@
 /**
  * Charts drawn with uPlot: the explainer's stage bars (shared linear or symmetric-log scale, synced
- * cursors, drag to zoom), whole-row feature charts with callouts, and the error histogram.
+ * cursors, drag to zoom), whole-row feature charts with callouts, and the error histogram. Kept
+ * together: they share the page's uPlot setup (themes, scales, sizing, the symmetric-log axis).
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
