@@ -300,8 +300,9 @@ TEST_P(KernelTest, FuzzRegressionSubnormalXhatMeetsTheLiteralContract) {
 }
 
 // fuzz_regressions/stages-nan-payload-nonfinite-row: on a row holding NaN, LayerNorm() writes
-// the default quiet NaN, while LayerNormStages() multiplies and adds a NaN gamma/beta, whose sign
-// and payload then show in `output`. Both are NaN; only the NaN bits differ.
+// the default quiet NaN. The stages once multiplied and added a NaN gamma/beta there, so their
+// `output` carried gamma's sign and payload; now a non-finite row's stages are that same quiet
+// NaN, bit for bit.
 TEST_P(KernelTest, FuzzRegressionStagesOnNonFiniteRowWithNaNParams) {
   const float nan = FromBits(0xffffffffu);
   const std::vector<float> x(3, nan), gamma(3, nan), beta(3, nan);
