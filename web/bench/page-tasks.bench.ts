@@ -7,14 +7,10 @@
  */
 import { test, expect, ready, openCard } from '../../tests/browser/fixtures';
 import { clipboardRows, largeSteps, writeLargeNpy } from '../../tests/browser/large-steps';
+import { longTasksSince, pageNow, recordLongTasks } from '../../tests/browser/long-tasks';
 import { rmSync } from 'node:fs';
 
 const TARGET_MS = 200;
-
-interface Task {
-  start: number;
-  duration: number;
-}
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 test.afterEach(({}, info) => rmSync(info.outputPath('data'), { recursive: true, force: true }));
@@ -22,27 +18,16 @@ test.afterEach(({}, info) => rmSync(info.outputPath('data'), { recursive: true, 
 test('main-thread tasks while large inputs are generated, read, normalized, checked and explained', async ({
   page,
 }, info) => {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __tasks: Task[] };
-    w.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__tasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await recordLongTasks(page);
   const path = writeLargeNpy(info.outputPath('data'));
   await ready(page);
 
   const rows: { name: string; tasks: number; longest: number }[] = [];
   async function measure(name: string, run: () => Promise<void>): Promise<void> {
-    const from = await page.evaluate(() => performance.now());
+    const from = await pageNow(page);
     await run();
-    // An entry is delivered after its task ends: give the observer a frame to report the last one.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
-    const tasks = await page.evaluate(
-      (start) => (window as unknown as { __tasks: Task[] }).__tasks.filter((t) => t.start >= start),
-      from,
-    );
-    rows.push({ name, tasks: tasks.length, longest: Math.max(0, ...tasks.map((t) => t.duration)) });
+    const { count, longest } = await longTasksSince(page, from);
+    rows.push({ name, tasks: count, longest });
   }
 
   await measure('generating [2, 4096, 768]', async () => {
