@@ -7,7 +7,7 @@
 #include <limits>
 #include <memory>
 
-#include "kernels/half.h"
+#include "element.h"
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
 #include "plan.h"
@@ -45,31 +45,6 @@ const TypeUkernels& Table(const NormCall& c, const Kernel* kernel) {
 std::size_t ResidualBlockRows(std::size_t row_bytes) {
   constexpr std::size_t kBlockBytes = 16 * 1024;
   return std::max<std::size_t>(1, kBlockBytes / row_bytes);
-}
-
-float Widen(DType dtype, const void* row, std::size_t j) {
-  switch (dtype) {
-    case DType::kFloat16:
-      return kernels::F16ToF32(static_cast<const std::uint16_t*>(row)[j]);
-    case DType::kBFloat16:
-      return kernels::BF16ToF32(static_cast<const std::uint16_t*>(row)[j]);
-    case DType::kFloat32:
-      break;
-  }
-  return static_cast<const float*>(row)[j];
-}
-
-// A float32 value as the element type holds it.
-float RoundTo(DType dtype, float v) {
-  switch (dtype) {
-    case DType::kFloat16:
-      return kernels::F16ToF32(kernels::F32ToF16(v));
-    case DType::kBFloat16:
-      return kernels::BF16ToF32(kernels::F32ToBF16(v));
-    case DType::kFloat32:
-      break;
-  }
-  return v;
 }
 
 }  // namespace
@@ -186,7 +161,7 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
     return Status::kNullPointer;
   }
   const std::size_t d = c.d;
-  for (std::size_t j = 0; j < d; ++j) out.input[j] = Widen(c.dtype, c.x, j);
+  for (std::size_t j = 0; j < d; ++j) out.input[j] = detail::WidenAt(c.dtype, c.x, j);
   // Widening is exact and the arithmetic is float32 whatever the type, so the float32 kernels on
   // the widened row compute what the typed kernels compute; only the stores round (h, output).
   NormCall f = c;
@@ -198,9 +173,9 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
   const TypeUkernels& u = Table(f, nullptr);
   const float* src = out.input;
   if (c.residual) {
-    for (std::size_t j = 0; j < d; ++j) out.centered[j] = Widen(c.dtype, c.residual, j);
+    for (std::size_t j = 0; j < d; ++j) out.centered[j] = detail::WidenAt(c.dtype, c.residual, j);
     u.add(out.input, out.centered, c.bias, out.sum, d);
-    for (std::size_t j = 0; j < d; ++j) out.sum[j] = RoundTo(c.dtype, out.sum[j]);
+    for (std::size_t j = 0; j < d; ++j) out.sum[j] = detail::RoundTo(c.dtype, out.sum[j]);
     src = out.sum;
   }
   *stats = u.statistics(f, src);
@@ -230,7 +205,7 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
   row(p, src, out.scaled, d);
   p.beta = c.beta;
   row(p, src, out.output, d);
-  for (std::size_t j = 0; j < d; ++j) out.output[j] = RoundTo(c.dtype, out.output[j]);
+  for (std::size_t j = 0; j < d; ++j) out.output[j] = detail::RoundTo(c.dtype, out.output[j]);
   return Status::kOk;
 }
 

@@ -5,38 +5,17 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/half.h"
+#include "element.h"
 #include "layernorm/layernorm.h"
 
 namespace layernorm {
 namespace {
 
-double Widen(DType dtype, const void* p, std::size_t i) {
-  switch (dtype) {
-    case DType::kFloat16:
-      return kernels::F16ToF32(static_cast<const std::uint16_t*>(p)[i]);
-    case DType::kBFloat16:
-      return kernels::BF16ToF32(static_cast<const std::uint16_t*>(p)[i]);
-    case DType::kFloat32:
-      break;
-  }
-  return static_cast<const float*>(p)[i];
-}
-
 // h as a fused call defines it: (x + r) + bias in float32, stored in the element type.
 double ResidualSum(const NormCall& c, std::size_t i, std::size_t j) {
-  float v = static_cast<float>(Widen(c.dtype, c.x, i)) +
-            static_cast<float>(Widen(c.dtype, c.residual, i));
+  float v = detail::WidenAt(c.dtype, c.x, i) + detail::WidenAt(c.dtype, c.residual, i);
   if (c.bias) v = v + c.bias[j];
-  switch (c.dtype) {
-    case DType::kFloat16:
-      return kernels::F16ToF32(kernels::F32ToF16(v));
-    case DType::kBFloat16:
-      return kernels::BF16ToF32(kernels::F32ToBF16(v));
-    case DType::kFloat32:
-      break;
-  }
-  return v;
+  return detail::RoundTo(c.dtype, v);
 }
 
 }  // namespace
@@ -53,7 +32,7 @@ Status Reference(const NormCall& c, float* y) {
   for (std::size_t r = 0; r < c.rows; ++r) {
     for (std::size_t j = 0; j < c.d; ++j) {
       const std::size_t i = r * c.d + j;
-      h[j] = c.residual ? ResidualSum(c, i, j) : Widen(c.dtype, c.x, i);
+      h[j] = c.residual ? ResidualSum(c, i, j) : detail::WidenAt(c.dtype, c.x, i);
     }
     double mean = 0.0;
     if (c.norm == Norm::kLayerNorm) {

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "element.h"
 #include "kernels/half.h"
 #include "layernorm/layernorm.h"
 #include "test_util.h"
@@ -36,18 +37,8 @@ inline const char* Name(DType t) {
 
 inline const char* Name(Norm n) { return n == Norm::kRmsNorm ? "RMSNorm" : "LayerNorm"; }
 
-// A float32 value rounded to the type and widened back (the value the type holds).
-inline float RoundTo(DType t, float v) {
-  switch (t) {
-    case DType::kFloat16:
-      return kernels::F16ToF32(kernels::F32ToF16(v));
-    case DType::kBFloat16:
-      return kernels::BF16ToF32(kernels::F32ToBF16(v));
-    case DType::kFloat32:
-      break;
-  }
-  return v;
-}
+using detail::RoundTo;
+using detail::WidenAt;
 
 // The one quiet NaN a kernel writes for a non-finite row, as the type's bits.
 inline std::uint32_t QuietNaNBits(DType t) {
@@ -80,19 +71,6 @@ inline double TypeUlpError(DType t, float y, float ref, float beta) {
   const double b = beta;
   const double s = std::fabs(static_cast<double>(ref) - b) + std::fabs(b);
   return std::fabs(static_cast<double>(y) - RoundTo(t, ref)) / UlpIn(t, s);
-}
-
-// Element i of activations of type t at p, widened exactly to float32.
-inline float WidenAt(DType t, const void* p, std::size_t i) {
-  switch (t) {
-    case DType::kFloat16:
-      return kernels::F16ToF32(static_cast<const std::uint16_t*>(p)[i]);
-    case DType::kBFloat16:
-      return kernels::BF16ToF32(static_cast<const std::uint16_t*>(p)[i]);
-    case DType::kFloat32:
-      break;
-  }
-  return static_cast<const float*>(p)[i];
 }
 
 inline std::vector<float> Widen(DType t, const void* p, std::size_t n) {
