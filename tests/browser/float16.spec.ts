@@ -5,34 +5,10 @@
  * with dtype 'float16', on the main thread and through the worker; and the dtype that contradicts it
  * refused with the catalogue's message (errors.md R2).
  */
-import { createServer, type Server } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { test, expect } from './fixtures';
+import { serveWorkerPage } from './worker-page';
 
-const root = join(import.meta.dirname, '..', '..');
-const SERVED: Record<string, string> = { '/dist/': join(root, 'dist'), '/test/': join(import.meta.dirname, 'worker') };
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-
-let server: Server;
-let origin: string;
-test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const prefix = Object.keys(SERVED).find((p) => path.startsWith(p));
-    const file = prefix ? join(SERVED[prefix]!, normalize(path.slice(prefix.length))) : '';
-    if (!prefix || path.includes('..') || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const site = serveWorkerPage();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page-side code sees the package untyped */
 declare const window: Window & { lnw: { init: any; initWorker: any } };
@@ -40,8 +16,7 @@ declare const window: Window & { lnw: { init: any; initWorker: any } };
 test('a Float16Array gives a Float16Array of the Uint16Array path’s bits, on the main thread and in the worker', async ({
   page,
 }) => {
-  await page.goto(`${origin}/test/index.html`);
-  await page.waitForFunction(() => (window as unknown as { lnwReady?: boolean }).lnwReady === true);
+  await site.open(page);
   const result = await page.evaluate(async () => {
     const F16 = (globalThis as any).Float16Array;
     const { init, initWorker } = window.lnw;

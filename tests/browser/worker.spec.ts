@@ -4,45 +4,12 @@
  * main-thread runtime, where each array goes (moved, copied, shared, wasm memory), errors as the
  * main thread throws them, progress, cancellation, a failing worker and dispose().
  */
-import { createServer, type Server } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { serveWorkerPage } from './worker-page';
 
-const root = join(import.meta.dirname, '..', '..');
-const SERVED: Record<string, string> = { '/dist/': join(root, 'dist'), '/test/': join(import.meta.dirname, 'worker') };
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-
-let server: Server;
-let origin: string;
-test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const prefix = Object.keys(SERVED).find((p) => path.startsWith(p));
-    const file = prefix ? join(SERVED[prefix]!, normalize(path.slice(prefix.length))) : '';
-    if (!prefix || path.includes('..') || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-      // Cross-origin isolation, so that the page may use SharedArrayBuffer.
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-    });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-async function open(page: Page): Promise<void> {
-  await page.goto(`${origin}/test/index.html`);
-  await page.waitForFunction(() => (window as unknown as { lnwReady?: boolean }).lnwReady === true);
-}
+const site = serveWorkerPage();
+const open = (page: Page) => site.open(page);
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page-side code sees the package untyped */
 type Lnw = { init: any; initWorker: any; DisposedError: any; WorkerError: any };
@@ -262,7 +229,7 @@ test.describe('a worker that fails', () => {
         first: [first instanceof WorkerError, first.message],
         later: [later instanceof WorkerError, later.message],
       };
-    }, origin);
+    }, site.origin());
     expect(result.first).toEqual([
       true,
       'layerNormStats: the worker stopped before this call finished: Uncaught Error: worker fault',
@@ -281,7 +248,7 @@ test.describe('a worker that fails', () => {
         worker: () => new Worker(`${origin}/test/missing-worker.js`, { type: 'module' }),
       }).catch((error: Error) => error);
       return [e instanceof WorkerError, e.message];
-    }, origin);
+    }, site.origin());
     expect(result[0]).toBe(true);
     expect(result[1]).toMatch(/^initWorker: the worker stopped before it was ready: its script failed to load \(/);
   });

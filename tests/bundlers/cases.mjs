@@ -113,6 +113,33 @@ async function viteDevServer(app) {
   return server.resolvedUrls.local[0];
 }
 
+/**
+ * An unbundled page whose import map maps one entry of the package: to the installed package
+ * (`local`), and to a CDN-like second origin serving the package's folder (`cdn`).
+ */
+function importMapCases(local, cdn, script, specifier, file) {
+  return [
+    {
+      name: local,
+      files: { 'index.html': page({ script, importMap: { [specifier]: `./node_modules/layernorm-wasm/${file}` } }) },
+      start: async (app) => (await app.serve(app.dir)).url(),
+      wasmFrom: 'file',
+    },
+    {
+      name: cdn,
+      async start(app) {
+        const origin = await app.serve(join(app.dir, 'node_modules', 'layernorm-wasm'), {
+          cors: true,
+          prefix: '/npm/layernorm-wasm@0.1.0/',
+        });
+        app.write('index.html', page({ script, importMap: { [specifier]: origin.url(file) } }));
+        return (await app.serve(app.dir)).url();
+      },
+      wasmFrom: 'file',
+    },
+  ];
+}
+
 const bundledPage = { 'dist/index.html': page({ script: './window-entry.js' }) };
 
 export const cases = [
@@ -207,32 +234,13 @@ export const cases = [
     wasmFrom: 'embedded',
     allowConsole: [MISSING_WASM],
   },
-  {
-    name: 'import map (layernorm-wasm only)',
-    files: {
-      'index.html': page({
-        script: './src/window-entry.js',
-        importMap: { 'layernorm-wasm': './node_modules/layernorm-wasm/dist/index.js' },
-      }),
-    },
-    start: async (app) => (await app.serve(app.dir)).url(),
-    wasmFrom: 'file',
-  },
-  {
-    name: 'import map to a CDN-like origin',
-    async start(app) {
-      const cdn = await app.serve(join(app.dir, 'node_modules', 'layernorm-wasm'), {
-        cors: true,
-        prefix: '/npm/layernorm-wasm@0.1.0/',
-      });
-      app.write(
-        'index.html',
-        page({ script: './src/window-entry.js', importMap: { 'layernorm-wasm': cdn.url('dist/index.js') } }),
-      );
-      return (await app.serve(app.dir)).url();
-    },
-    wasmFrom: 'file',
-  },
+  ...importMapCases(
+    'import map (layernorm-wasm only)',
+    'import map to a CDN-like origin',
+    './src/window-entry.js',
+    'layernorm-wasm',
+    'dist/index.js',
+  ),
   {
     name: 'module Worker (Vite build)',
     files: { 'index.html': page({ script: '/src/worker-entry.js' }) },
@@ -361,35 +369,13 @@ cases.push(
     wasmFrom: 'embedded',
     allowConsole: [MISSING_WASM],
   },
-  {
-    name: 'layernorm-wasm/worker (import map)',
-    files: {
-      'index.html': page({
-        script: './src/package-worker-entry.js',
-        importMap: { 'layernorm-wasm/worker': './node_modules/layernorm-wasm/dist/worker/index.js' },
-      }),
-    },
-    start: async (app) => (await app.serve(app.dir)).url(),
-    wasmFrom: 'file',
-  },
-  {
-    name: 'layernorm-wasm/worker (import map to a CDN-like origin)',
-    async start(app) {
-      const cdn = await app.serve(join(app.dir, 'node_modules', 'layernorm-wasm'), {
-        cors: true,
-        prefix: '/npm/layernorm-wasm@0.1.0/',
-      });
-      app.write(
-        'index.html',
-        page({
-          script: './src/package-worker-entry.js',
-          importMap: { 'layernorm-wasm/worker': cdn.url('dist/worker/index.js') },
-        }),
-      );
-      return (await app.serve(app.dir)).url();
-    },
-    wasmFrom: 'file',
-  },
+  ...importMapCases(
+    'layernorm-wasm/worker (import map)',
+    'layernorm-wasm/worker (import map to a CDN-like origin)',
+    './src/package-worker-entry.js',
+    'layernorm-wasm/worker',
+    'dist/worker/index.js',
+  ),
   {
     name: 'layernorm-wasm/worker (strict CSP header, Vite build)',
     files: workerPage,

@@ -13,12 +13,9 @@ import {
   type LayerNormRuntime,
 } from '../../dist/index.js';
 import { bitDifference } from '../helpers/bits.js';
-import { gaussian, gpt2Like, hardCases, rng } from '../helpers/cases.js';
+import { gaussian, gpt2Like, hardCases, rng, rowsFor, WIDTHS } from '../helpers/cases.js';
 
 const SEED = 20261204;
-const CHUNK = 1 << 16;
-const WIDTHS = [1, 7, 8, 9, 768, 769, 70_000];
-const rowsFor = (d: number) => (d > CHUNK ? 3 : Math.ceil((2.5 * CHUNK) / d));
 const DTYPES = ['float16', 'bfloat16'] as const;
 type Half = (typeof DTYPES)[number];
 const NORMS = ['layerNorm', 'rmsNorm'] as const;

@@ -6,14 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareOutputs, init, rmsNormReference, ulp32, type LayerNormRuntime } from '../../dist/index.js';
 import { bitDifference } from '../helpers/bits.js';
-import { gaussian, gpt2Like, hardCases, rng } from '../helpers/cases.js';
+import { gaussian, gpt2Like, hardCases, rng, rowsFor, WIDTHS } from '../helpers/cases.js';
 
 const SEED = 20261201;
-const CHUNK = 1 << 16;
-/** Widths: 1, around the 8-float tile, GPT-2's and one past it, and one row wider than a chunk. */
-const WIDTHS = [1, 7, 8, 9, 768, 769, 70_000];
-/** Rows enough for 2½ chunks of narrow rows (so calls cross chunk boundaries), 3 wide rows. */
-const rowsFor = (d: number) => (d > CHUNK ? 3 : Math.ceil((2.5 * CHUNK) / d));
 
 const runtimes: Record<string, LayerNormRuntime> = {};
 beforeAll(async () => {

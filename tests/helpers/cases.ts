@@ -69,3 +69,10 @@ export function hardCases(): Case[] {
   if (cases.length === 0) throw new Error('hard_cases.txt lists no cases');
   return cases;
 }
+
+/** The executor's chunk: the elements one call into wasm handles at a time. */
+export const CHUNK = 1 << 16;
+/** Widths: 1, around the 8-float tile, GPT-2's and one past it, and one row wider than a chunk. */
+export const WIDTHS = [1, 7, 8, 9, 768, 769, 70_000];
+/** Rows enough for 2½ chunks of narrow rows (so calls cross chunk boundaries), 3 wide rows. */
+export const rowsFor = (d: number) => (d > CHUNK ? 3 : Math.ceil((2.5 * CHUNK) / d));
