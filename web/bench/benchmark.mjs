@@ -65,11 +65,11 @@ export async function runBenchmark(env, opts) {
       if (!(key in refs)) refs[key] = built.references[key]();
       return refs[key];
     };
-    // opts.only: a RegExp source matched against candidate ids (the memcpy limit is always kept).
+    // opts.only: a RegExp source matched against candidate ids (the memcpy and float32-statistics
+    // limits, which the ratios and targets are relative to, are always kept).
     const only = opts.only ? new RegExp(opts.only) : null;
-    const candidates = only
-      ? built.candidates.filter((c) => c.id === 'limit:memcpy' || only.test(c.id))
-      : built.candidates;
+    const keep = new Set(['limit:memcpy', 'limit:f32stats']);
+    const candidates = only ? built.candidates.filter((c) => keep.has(c.id) || only.test(c.id)) : built.candidates;
     const rowsOut = [];
     const live = [];
     // Correctness first: every candidate against the float64 reference (memcpy/slice: exact copy).

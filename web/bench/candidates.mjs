@@ -1,8 +1,10 @@
 // The candidates for one shape: layernorm-wasm through each of its APIs, the operations around the
-// norm (norm-candidates.mjs), the worker, the plain-JS peer, tfjs-wasm, onnxruntime and the copy
-// limits. Each is { id, name, variant, run, result | verify, async?, exact?, reference?, tolerance? }.
+// norm (norm-candidates.mjs), the worker, the plain-JS peer, tfjs-wasm, onnxruntime, the copy
+// limits and the float32-statistics limit. Each is
+// { id, name, variant, run, result | verify, async?, exact?, reference?, tolerance? }.
 
 import { EPS, VARIANTS } from './data.mjs';
+import { f32StatsCandidate } from './f32stats.mjs';
 import { plainLayerNorm } from './js-peer.mjs';
 import { memcpyCandidate } from './memcpy.mjs';
 import { normCandidates, ortNormCandidates } from './norm-candidates.mjs';
@@ -16,6 +18,7 @@ import { layerNormModelBytes } from './onnx-model.mjs';
  *   orts: [{ key, label, ort }]        // onnxruntime modules with the InferenceSession API
  *   tf: tfjs-core module with the wasm backend active, or null
  *   memcpy: the exports of createMemcpy() (memcpy.mjs), or null
+ *   f32stats: createF32Stats(bytes) (f32stats.mjs), or null
  *   log: (s) => void,
  * }
  * Returns { candidates, references, cleanup }; sessionCache keeps onnxruntime sessions across shapes.
@@ -219,6 +222,7 @@ export async function buildCandidates(env, rows, d, data, sessionCache) {
 
   // limits
   if (env.memcpy) cands.push(memcpyCandidate(env.memcpy, x));
+  if (env.f32stats) cands.push(f32StatsCandidate(env.f32stats, rows, d, data, EPS));
   {
     let last = null;
     cands.push({

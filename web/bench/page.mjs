@@ -1,6 +1,7 @@
 // Browser side of the benchmark: loaded by page.html, driven by run-browser.mjs.
 import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm } from './backends.mjs';
 import { runBenchmark } from './benchmark.mjs';
+import { createF32Stats } from './f32stats.mjs';
 
 const ORT_DIR = '/node_modules/onnxruntime-web/dist/';
 
@@ -24,6 +25,18 @@ async function loadLayerNormWasm() {
     return null;
   }
   return initBackends(mod, log);
+}
+
+// Built by run-browser.mjs before it opens the page (web/bench/f32stats-build.mjs).
+async function loadF32Stats() {
+  try {
+    const r = await fetch('/build/bench/f32-stats.wasm');
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    return await createF32Stats(await r.arrayBuffer());
+  } catch (e) {
+    log(`NOTE: the limit:f32stats module did not load (${e?.message ?? e}); skipped.`);
+    return null;
+  }
 }
 
 window.runBench = async (opts) => {
@@ -52,6 +65,7 @@ window.runBench = async (opts) => {
     '/node_modules/@tensorflow/tfjs-backend-wasm/dist/',
     log,
   );
+  const f32stats = await loadF32Stats();
   const t0 = performance.now();
   const res = await runBenchmark(
     {
@@ -59,6 +73,7 @@ window.runBench = async (opts) => {
       lnwWorker,
       orts,
       tf,
+      f32stats,
       gc: typeof globalThis.gc === 'function' ? globalThis.gc : null,
       nativeKey: null,
       ortRefKey: 'ortweb',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Chromium runner for the LayerNorm benchmark: serves the repo root on 127.0.0.1 (ephemeral port),
 // opens web/bench/page.html in headless Chromium (/usr/bin/chromium, or $CHROMIUM_PATH) and runs
-// the same benchmark.mjs code there.
+// the same benchmark.mjs code there (after building the float32-statistics limit's .wasm, which the
+// page fetches from /build/bench/).
 //
 //   node web/bench/run-browser.mjs [--quick] [--rounds N] [--json out.json]
 import { createServer } from 'node:http';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parseArgs, benchOptions, repoRoot, cpuModel, loadLine, printResult, buildLine } from './cli.mjs';
+import { buildF32Stats } from './f32stats-build.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/common.mjs';
 
 const MIME = {
@@ -23,6 +25,7 @@ const MIME = {
 // Only these parts of the repo are served.
 const ALLOWED = [
   '/dist/',
+  '/build/bench/',
   '/web/bench/',
   '/web/shared/',
   '/node_modules/onnxruntime-web/dist/',
@@ -56,6 +59,7 @@ export function startServer(root = repoRoot) {
 }
 
 export async function runBrowser(args, log = (s) => console.log(s)) {
+  buildF32Stats(log);
   const server = await startServer();
   const port = server.address().port;
   const browser = await chromium.launch({

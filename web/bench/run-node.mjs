@@ -7,13 +7,15 @@
 // --json FILE      also write the raw results as JSON
 // --write-results  run the full Node benchmark, then the Chromium one (run-browser.mjs),
 //                  and write web/bench/RESULTS.md
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm } from './backends.mjs';
 import { runBenchmark } from './benchmark.mjs';
+import { createF32Stats } from './f32stats.mjs';
+import { buildF32Stats } from './f32stats-build.mjs';
 import { formatTables, formatTargets } from './format.mjs';
 import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
 
@@ -88,6 +90,8 @@ function exposeGc() {
 export async function runNode(args, log = (s) => console.log(s)) {
   const machine = machineLineNode();
   log(machine);
+  // First, so that a missing em++ stops the run before anything else has loaded.
+  const f32stats = await createF32Stats(readFileSync(buildF32Stats(log)));
   const build = buildLine();
   const lnw = await loadLayerNormWasm(log);
   const workerEntry = pathToFileURL(path.join(path.dirname(entry), 'worker', 'index.js')).href;
@@ -103,7 +107,18 @@ export async function runNode(args, log = (s) => console.log(s)) {
   log(`${args.quick ? 'quick' : 'full'} mode: ${opts.shapes.length} shapes, ${opts.rounds} rounds`);
   const t0 = performance.now();
   const res = await runBenchmark(
-    { lnw, lnwWorker, orts, tf, gc: exposeGc(), nativeKey, ortRefKey: 'ortweb', ortRefLabel: 'onnxruntime-web', log },
+    {
+      lnw,
+      lnwWorker,
+      orts,
+      tf,
+      f32stats,
+      gc: exposeGc(),
+      nativeKey,
+      ortRefKey: 'ortweb',
+      ortRefLabel: 'onnxruntime-web',
+      log,
+    },
     opts,
   );
   lnwWorker?.dispose();
@@ -145,6 +160,8 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
       'the rounds. GB/s counts bytes in + bytes out (2 × rows × d × 4). "× memcpy" is relative to a wasm ' +
       '`memory.copy` of the same bytes, "× ort-web" to onnxruntime-web 1.30 (`ort.wasm.min.mjs`, wasm backend, ' +
       '1 thread, LayerNormalization opset 17, γ/β as initializers) for the same variant. ' +
+      'The float32-statistics limit is the same LayerNorm with one-pass float32 sums in wasm SIMD128: a floor that ' +
+      'does less arithmetic and gives up accuracy on rows with large offsets, not a peer (web/bench/README.md). ' +
       'Target lines use paired ratios: per round, candidate A’s sample over candidate B’s sample from the same round, ' +
       'then the median over rounds (robust to load changing between rounds); the times shown beside them are the medians. ' +
       'A full GC runs before each sample, outside the timed region. ' +
