@@ -2,7 +2,6 @@
 // is checked here, once per call.
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -11,6 +10,7 @@
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
 #include "plan.h"
+#include "validate.h"
 
 namespace layernorm {
 namespace {
@@ -19,7 +19,14 @@ using kernels::TypeUkernels;
 
 bool ValidNorm(Norm n) { return n == Norm::kLayerNorm || n == Norm::kRmsNorm; }
 
-Status Validate(const NormCall& c) {
+const TypeUkernels& Table(const NormCall& c, const Kernel* kernel) {
+  const Kernel& k = kernel ? *kernel : DefaultKernel();
+  return static_cast<const kernels::Ukernels*>(k.table)->type[static_cast<int>(c.dtype)];
+}
+
+}  // namespace
+
+Status detail::Validate(const NormCall& c) {
   if (!ValidNorm(c.norm)) return Status::kInvalidNorm;
   if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
   if (c.d == 0) return Status::kInvalidWidth;
@@ -35,19 +42,6 @@ Status Validate(const NormCall& c) {
   if (c.rows > 0 && (!c.x || !c.y)) return Status::kNullPointer;
   return Status::kOk;
 }
-
-const TypeUkernels& Table(const NormCall& c, const Kernel* kernel) {
-  const Kernel& k = kernel ? *kernel : DefaultKernel();
-  return static_cast<const kernels::Ukernels*>(k.table)->type[static_cast<int>(c.dtype)];
-}
-
-// Rows per block of a fused call: its sums h are written, then normalized while still in L1.
-std::size_t ResidualBlockRows(std::size_t row_bytes) {
-  constexpr std::size_t kBlockBytes = 16 * 1024;
-  return std::max<std::size_t>(1, kBlockBytes / row_bytes);
-}
-
-}  // namespace
 
 const char* StatusMessage(Status status) {
   switch (status) {
@@ -96,13 +90,12 @@ std::size_t ElementSize(DType dtype) {
   return 0;
 }
 
-// Rows of float16 / bfloat16 wider than the staging the kernels keep on the stack are staged
-// through d floats: the caller's scratch, or an allocation made here (the kernels never allocate).
-
 Status Normalize(const NormCall& call, const Kernel* kernel) {
-  if (Status s = Validate(call); s != Status::kOk) return s;
+  if (Status s = detail::Validate(call); s != Status::kOk) return s;
   if (call.rows == 0) return Status::kOk;
   NormCall c = call;
+  // float16 / bfloat16 rows wider than the kernels' staging on the stack are staged through d
+  // floats: the caller's scratch, or an allocation made here (the kernels never allocate).
   std::unique_ptr<float, void (*)(void*)> owned(nullptr, std::free);
   if (c.dtype != DType::kFloat32 && c.d > kernels::kStageFloats && !c.scratch) {
     owned.reset(static_cast<float*>(std::malloc(c.d * sizeof(float))));
@@ -110,29 +103,11 @@ Status Normalize(const NormCall& call, const Kernel* kernel) {
     c.scratch = owned.get();
   }
   const TypeUkernels& u = Table(c, kernel);
-  if (!c.residual) {
+  if (c.residual) {
+    // h goes to sum_out, or to y and is normalized there in place.
+    u.normalize_residual_rows(c, c.x, c.residual, c.sum_out ? c.sum_out : c.y, c.y, 0, c.rows);
+  } else {
     u.normalize_rows(c, c.x, c.y, 0, c.rows);
-    return Status::kOk;
-  }
-  // h goes to sum_out, or to y and is normalized there in place.
-  void* h_out = c.sum_out ? c.sum_out : c.y;
-  if (u.normalize_residual_rows) {
-    u.normalize_residual_rows(c, c.x, c.residual, h_out, c.y, 0, c.rows);
-    return Status::kOk;
-  }
-  const std::size_t row_bytes = c.d * u.element_size;
-  const std::size_t block = ResidualBlockRows(row_bytes);
-  const char* x = static_cast<const char*>(c.x);
-  const char* r = static_cast<const char*>(c.residual);
-  char* h = static_cast<char*>(h_out);
-  char* y = static_cast<char*>(c.y);
-  for (std::size_t first = 0; first < c.rows; first += block) {
-    const std::size_t n = std::min(block, c.rows - first);
-    const std::size_t at = first * row_bytes;
-    for (std::size_t i = 0; i < n; ++i) {
-      u.add(x + at + i * row_bytes, r + at + i * row_bytes, c.bias, h + at + i * row_bytes, c.d);
-    }
-    u.normalize_rows(c, h + at, y + at, first, n);
   }
   return Status::kOk;
 }
@@ -140,11 +115,11 @@ Status Normalize(const NormCall& call, const Kernel* kernel) {
 Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   NormCall checked = c;
   checked.y = stats;  // stats stand where the output would
-  if (Status s = Validate(checked); s != Status::kOk) return s;
+  if (Status s = detail::Validate(checked); s != Status::kOk) return s;
   if (c.residual) return Status::kResidualNotHere;  // h would need storage of its own
   const TypeUkernels& u = Table(c, kernel);
   const char* x = static_cast<const char*>(c.x);
-  const std::size_t row_bytes = c.d * u.element_size;
+  const std::size_t row_bytes = c.d * ElementSize(c.dtype);
   for (std::size_t r = 0; r < c.rows; ++r) stats[r] = u.statistics(c, x + r * row_bytes);
   return Status::kOk;
 }
@@ -155,7 +130,7 @@ Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
 Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
   NormCall checked = c;
   checked.y = out.output;
-  if (Status s = Validate(checked); s != Status::kOk) return s;
+  if (Status s = detail::Validate(checked); s != Status::kOk) return s;
   if (c.rows != 1 || !stats || !out.input || !out.centered || !out.normalized || !out.scaled ||
       !out.output || (c.residual && !out.sum)) {
     return Status::kNullPointer;

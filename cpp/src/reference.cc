@@ -1,12 +1,12 @@
 // The oracle: the textbook two-pass formulas in float64 on the widened inputs, rounded to float32
 // once. Deliberately plain; never optimize it.
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <vector>
 
 #include "element.h"
 #include "layernorm/layernorm.h"
+#include "validate.h"
 
 namespace layernorm {
 namespace {
@@ -21,12 +21,12 @@ double ResidualSum(const NormCall& c, std::size_t i, std::size_t j) {
 }  // namespace
 
 Status Reference(const NormCall& c, float* y) {
-  if (c.norm != Norm::kLayerNorm && c.norm != Norm::kRmsNorm) return Status::kInvalidNorm;
-  if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
-  if (c.d == 0) return Status::kInvalidWidth;
-  if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
-  if (c.norm == Norm::kRmsNorm && c.beta) return Status::kBetaWithRmsNorm;
-  if (!c.residual && c.bias) return Status::kBiasWithoutResidual;
+  // Checked as Normalize() checks it, with y as the output: it writes no statistics and no sum.
+  NormCall checked = c;
+  checked.y = y;
+  checked.mean = checked.rstd = nullptr;
+  checked.sum_out = nullptr;
+  if (Status s = detail::Validate(checked); s != Status::kOk) return s;
   const double n = static_cast<double>(c.d);
   std::vector<double> h(c.d);
   for (std::size_t r = 0; r < c.rows; ++r) {

@@ -25,6 +25,13 @@
 
 namespace layernorm::detail {
 
+// A fused float16 / bfloat16 call forms h a block of rows at a time (at least one row), then
+// normalizes the block while it is still in L1.
+constexpr std::size_t kResidualBlockBytes = 16 * 1024;
+constexpr std::size_t ResidualBlockRows(std::size_t row_bytes) {
+  return std::max<std::size_t>(1, kResidualBlockBytes / row_bytes);
+}
+
 // U: a RowUkernels<Ops, Io> (its static micro-kernels and element type).
 template <class U>
 struct Schedule {
@@ -166,25 +173,18 @@ struct Schedule {
   // faster at 1024-16384 rows of 768. Rows are independent, so the order changes no result.
   static constexpr std::size_t kTwoRunsMinRows = 32;
 
-  // float16 / bfloat16 rows go through a float32 copy of a few rows at a time (16 KiB on the stack,
-  // in L1; a row wider than that through the call's scratch): each value is then
-  // widened once and narrowed once, where typed micro-kernels would widen it in both passes over
-  // the row (sums, then output), and the float32 micro-kernels serve every type. Same arithmetic,
-  // same bits; measured 1.8x faster than typed kernels for float16 at [1024 x 768], and the
-  // 16-bit types add no kernels of their own to the module.
-  static constexpr std::size_t kStageFloats = kernels::kStageFloats;
-
   // Rows [first, first + rows) of a call, from x into y (the call's own, or its residual sum h
-  // and y). Writes the call's mean / rstd for those rows when it asks for them.
+  // and y). Writes the call's mean / rstd for those rows when it asks for them. float16 /
+  // bfloat16 rows are staged through float32 (kernels::kStageFloats says why).
   static void NormalizeRows(const NormCall& c, const void* xv, void* yv, std::size_t first,
                             std::size_t rows) {
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     if constexpr (std::is_same_v<T, float>) {
       Direct(c, x, y, first, rows);
-    } else if (c.d <= kStageFloats) {
-      alignas(16) float stage[kStageFloats];
-      Staged(c, x, y, first, rows, stage, kStageFloats);
+    } else if (c.d <= kernels::kStageFloats) {
+      alignas(16) float stage[kernels::kStageFloats];
+      Staged(c, x, y, first, rows, stage, kernels::kStageFloats);
     } else {
       Staged(c, x, y, first, rows, c.scratch, c.d);  // Normalize() provides it for wide rows
     }
@@ -222,12 +222,25 @@ struct Schedule {
     while (!b.done()) b.Step();
   }
 
-  // Rows [first, first + rows) of a fused float32 call: h = (x + r) + bias formed into h (the
-  // call's sum_out, or y) as the rows go, and normalized into y.
-  static void NormalizeResidualRows(const NormCall& c, const void* x, const void* r, void* h,
-                                    void* y, std::size_t first, std::size_t rows) {
-    Direct<true>(c, static_cast<const T*>(h), static_cast<T*>(y), first, rows,
-                 {static_cast<const T*>(x), static_cast<const T*>(r), static_cast<T*>(h)});
+  // Rows [first, first + rows) of a fused call: h = (x + r) + bias formed into h (the call's
+  // sum_out, or y) and normalized into y. float32 forms each row while the one before it is
+  // written; float16 / bfloat16 form a block of rows, then normalize it as staged rows.
+  static void NormalizeResidualRows(const NormCall& c, const void* xv, const void* rv, void* hv,
+                                    void* yv, std::size_t first, std::size_t rows) {
+    const T* x = static_cast<const T*>(xv);
+    const T* r = static_cast<const T*>(rv);
+    T* h = static_cast<T*>(hv);
+    T* y = static_cast<T*>(yv);
+    if constexpr (std::is_same_v<T, float>) {
+      Direct<true>(c, h, y, first, rows, {x, r, h});
+    } else {
+      const std::size_t d = c.d, block = ResidualBlockRows(d * sizeof(T));
+      for (std::size_t b = 0; b < rows; b += block) {
+        const std::size_t n = std::min(block, rows - b), at = b * d;
+        for (std::size_t i = at; i < at + n * d; i += d) U::Add(x + i, r + i, c.bias, h + i, d);
+        NormalizeRows(c, h + at, y + at, first + b, n);
+      }
+    }
   }
 };
 

@@ -23,7 +23,8 @@
 //
 // and checks, aborting on a violation:
 //   * each entry point's status is exactly the first problem of the call in Validate()'s order
-//     (Reference() checks only what applies to it; Statistics() also refuses a residual);
+//     (Reference() with y its own output, and no mean or sum_out to check as it writes neither;
+//     Statistics() also refuses a residual);
 //   * every registered kernel's y, sum_out, mean and rstd are bit-identical to the scalar
 //     kernel's (NaN matching any NaN in sum_out: a sum of two NaNs keeps either payload),
 //     nothing is written past the end of an array;
@@ -178,23 +179,22 @@ enum class Entry { kNormalize, kStatistics, kStages, kReference };
 // The status an entry point must give: the first problem in the order Validate() checks them.
 // For Statistics() and Stages(), c.y stands for the stats and the output stage.
 Status ExpectedStatus(const NormCall& c, Entry e) {
+  // Reference() writes its own y (never null here) and no mean or sum_out.
   const bool reference = e == Entry::kReference;
   if (c.norm != Norm::kLayerNorm && c.norm != Norm::kRmsNorm) return Status::kInvalidNorm;
   if (layernorm::ElementSize(c.dtype) == 0) return Status::kInvalidDType;
   if (c.d == 0) return Status::kInvalidWidth;
   if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
-  if (!reference &&
-      c.rows > std::numeric_limits<std::size_t>::max() / c.d / layernorm::ElementSize(c.dtype)) {
+  if (c.rows > std::numeric_limits<std::size_t>::max() / c.d / layernorm::ElementSize(c.dtype)) {
     return Status::kSizeOverflow;
   }
   const bool rms = c.norm == Norm::kRmsNorm;
   if (rms && c.beta) return Status::kBetaWithRmsNorm;
   if (!reference && rms && c.mean) return Status::kMeanWithRmsNorm;
   if (!c.residual && c.bias) return Status::kBiasWithoutResidual;
-  if (reference) return Status::kOk;
-  if (!c.residual && c.sum_out) return Status::kSumOutWithoutResidual;
-  if (c.sum_out && c.sum_out == c.y) return Status::kSumOutIsOutput;
-  if (c.rows > 0 && (!c.x || !c.y)) return Status::kNullPointer;
+  if (!reference && !c.residual && c.sum_out) return Status::kSumOutWithoutResidual;
+  if (!reference && c.sum_out && c.sum_out == c.y) return Status::kSumOutIsOutput;
+  if (c.rows > 0 && (!c.x || (!reference && !c.y))) return Status::kNullPointer;
   if (e == Entry::kStatistics && c.residual) return Status::kResidualNotHere;
   return Status::kOk;
 }
@@ -297,6 +297,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     c.rows = 1;
     CheckStatus(layernorm::Normalize(c), ExpectedStatus(c, Entry::kNormalize),
                 "Normalize with x and y null: wrong status");
+    std::vector<float> ref(d + 1);
+    CheckStatus(layernorm::Reference(c, ref.data()), ExpectedStatus(c, Entry::kReference),
+                "Reference with x null: wrong status");
     const std::size_t esize = layernorm::ElementSize(c.dtype);
     if (d >= 2 && esize > 0) {
       c.x = c.y = y.data();
@@ -305,6 +308,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const Status want = ExpectedStatus(c, Entry::kNormalize);
       Check(want != Status::kOk, "the fuzzer's size overflow is not one");
       CheckStatus(layernorm::Normalize(c), want, "Normalize with rows * d overflowing");
+      CheckStatus(layernorm::Reference(c, ref.data()), ExpectedStatus(c, Entry::kReference),
+                  "Reference with rows * d overflowing");
     }
   }
 

@@ -11,6 +11,7 @@
 
 #include "dtype_util.h"
 #include "layernorm/layernorm.h"
+#include "schedule.h"
 #include "test_util.h"
 
 namespace layernorm {
@@ -19,8 +20,6 @@ namespace {
 using testing::Activations;
 
 constexpr std::uint64_t kSeed = 20261203;
-// The operator adds a block of rows, then normalizes it while it is in L1 (operator.cc).
-constexpr std::size_t kResidualBlockBytes = 16 * 1024;
 
 void ExpectSameBits(const Activations& got, const Activations& want, const std::string& what) {
   const std::size_t i = testing::FirstDifference(got, want);
@@ -40,9 +39,9 @@ struct Shape {
   std::size_t rows, d;
 };
 
-// Around the tile, and calls spanning several residual blocks: 16 KiB holds 1365 rows of 3
-// float32 values (2730 of float16), 5 rows of 768, 40 rows of 100 (so each block is split in two
-// runs), and less than one row of 4097 (one row per block).
+// Around the tile, and calls spanning several residual blocks (detail::kResidualBlockBytes): 16 KiB
+// holds 1365 rows of 3 float32 values (2730 of float16), 5 rows of 768, 40 rows of 100 (so each
+// block is split in two runs), and less than one row of 4097 (one row per block).
 constexpr Shape kShapes[] = {{1, 1},    {3, 8},    {9, 17},   {41, 768}, {123, 100},
                              {7, 4096}, {5, 4097}, {6000, 3}, {13, 1600}};
 
@@ -52,8 +51,8 @@ TEST_P(ResidualTest, OutputIsNormalizeOfTheSumAndSumOutIsTheSum) {
   std::size_t most_blocks = 0;
   for (const Shape& shape : kShapes) {
     const std::size_t rows = shape.rows, d = shape.d;
-    const std::size_t block =
-        std::max<std::size_t>(1, kResidualBlockBytes / (d * ElementSize(dtype())));
+    // The 16-bit schedule adds a block of rows, then normalizes it while it is in L1.
+    const std::size_t block = detail::ResidualBlockRows(d * ElementSize(dtype()));
     most_blocks = std::max(most_blocks, (rows + block - 1) / block);
     const Activations x(dtype(), testing::Gpt2Like(rng, rows, d));
     const Activations r(dtype(), testing::Gaussian(rng, rows * d, 0.0, 2.0));

@@ -116,7 +116,7 @@ TEST_F(StatusTest, WidthAndEpsilon) {
 }
 
 // rows * d * the element size must fit in size_t: the threshold moves with the type. (Only null
-// x reaches past the check, so nothing is read.)
+// x and y reach past the check, so nothing is read or written.)
 TEST_F(StatusTest, SizeOverflowCountsTheElementSize) {
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   NormCall c = Call();
@@ -124,11 +124,14 @@ TEST_F(StatusTest, SizeOverflowCountsTheElementSize) {
   c.rows = max / kD / 4 + 1;
   EXPECT_EQ(Normalize(c), Status::kSizeOverflow);
   EXPECT_EQ(Statistics(c, nullptr), Status::kSizeOverflow);
+  EXPECT_EQ(Reference(c, nullptr), Status::kSizeOverflow);
   c.dtype = DType::kFloat16;
   EXPECT_EQ(Normalize(c), Status::kNullPointer);  // fits in 2 bytes a value
+  EXPECT_EQ(Reference(c, nullptr), Status::kNullPointer);
   c.rows = max / kD / 2 + 1;
   EXPECT_EQ(Normalize(c), Status::kSizeOverflow);
   EXPECT_EQ(Statistics(c, nullptr), Status::kSizeOverflow);
+  EXPECT_EQ(Reference(c, nullptr), Status::kSizeOverflow);
   c.dtype = DType::kBFloat16;
   EXPECT_EQ(Normalize(c), Status::kSizeOverflow);
 }
@@ -188,11 +191,12 @@ TEST_F(StatusTest, StatisticsTakeNoResidual) {
 TEST_F(StatusTest, NullPointers) {
   NormCall c = Call();
   c.x = nullptr;
-  ExpectEverywhere(c, Status::kNullPointer, /*reference=*/false);
+  ExpectEverywhere(c, Status::kNullPointer);
   c = Call();
   c.y = nullptr;
   EXPECT_EQ(Normalize(c), Status::kNullPointer);
-  EXPECT_EQ(Statistics(c, nullptr), Status::kNullPointer);  // the stats stand for y
+  EXPECT_EQ(Statistics(c, nullptr), Status::kNullPointer);      // the stats stand for y
+  EXPECT_EQ(Reference(Call(), nullptr), Status::kNullPointer);  // its own y
   EXPECT_EQ(Stages(Call(), nullptr, stages()), Status::kNullPointer);
   // Stages: one row, every stage but `sum` (which a residual needs).
   for (std::size_t rows : {0, 2}) {
@@ -215,6 +219,7 @@ TEST_F(StatusTest, NullPointers) {
   c.x = c.y = nullptr;
   EXPECT_EQ(Normalize(c), Status::kOk);
   EXPECT_EQ(Statistics(c, nullptr), Status::kOk);
+  EXPECT_EQ(Reference(c, nullptr), Status::kOk);
 }
 
 // float16 / bfloat16 rows wider than the kernels' stack staging go through NormCall::scratch, or

@@ -105,7 +105,8 @@ Status Stages(const NormCall& call, RowStats* stats, const RowStages& stages);
 
 // The float64 oracle: plain passes in double over the widened inputs (h rounded to the type as
 // Normalize() rounds it), one rounding to float32 at the end. y holds float32 values whatever
-// call.dtype is; sum_out, mean and rstd are not written.
+// call.dtype is; sum_out, mean and rstd are not written. The call is checked as Normalize() checks
+// it, with y as its output and those three ignored.
 Status Reference(const NormCall& call, float* y);
 
 // The float32 LayerNorm in one line, as before NormCall existed.

@@ -47,9 +47,7 @@ struct HalfIo {
   using F64 = typename Ops::F64;
 
   LAYERNORM_INLINE static void Load8(const T* p, F32* lo, F32* hi) { Half::Load8(p, lo, hi); }
-  LAYERNORM_INLINE static F32 Load4(const T* p) { return Half::Load4(p); }
   LAYERNORM_INLINE static void Store8(T* p, F32 lo, F32 hi) { Half::Store8(p, lo, hi); }
-  LAYERNORM_INLINE static void Store4(T* p, F32 a) { Half::Store4(p, a); }
   LAYERNORM_INLINE static void Load8Promote(const T* p, F64* c0, F64* c1, F64* c2, F64* c3) {
     F32 lo, hi;
     Half::Load8(p, &lo, &hi);
@@ -68,15 +66,9 @@ struct F16Conversions {
                                      typename Ops::F32* hi) {
     Ops::LoadF16x8(p, lo, hi);
   }
-  LAYERNORM_INLINE static typename Ops::F32 Load4(const std::uint16_t* p) {
-    return Ops::LoadF16x4(p);
-  }
   LAYERNORM_INLINE static void Store8(std::uint16_t* p, typename Ops::F32 lo,
                                       typename Ops::F32 hi) {
     Ops::StoreF16x8(p, lo, hi);
-  }
-  LAYERNORM_INLINE static void Store4(std::uint16_t* p, typename Ops::F32 a) {
-    Ops::StoreF16x4(p, a);
   }
   LAYERNORM_INLINE static float Widen(std::uint16_t h) { return F16ToF32(h); }
   LAYERNORM_INLINE static std::uint16_t Narrow(float f) { return F32ToF16(f); }
@@ -88,15 +80,9 @@ struct BF16Conversions {
                                      typename Ops::F32* hi) {
     Ops::LoadBF16x8(p, lo, hi);
   }
-  LAYERNORM_INLINE static typename Ops::F32 Load4(const std::uint16_t* p) {
-    return Ops::LoadBF16x4(p);
-  }
   LAYERNORM_INLINE static void Store8(std::uint16_t* p, typename Ops::F32 lo,
                                       typename Ops::F32 hi) {
     Ops::StoreBF16x8(p, lo, hi);
-  }
-  LAYERNORM_INLINE static void Store4(std::uint16_t* p, typename Ops::F32 a) {
-    Ops::StoreBF16x4(p, a);
   }
   LAYERNORM_INLINE static float Widen(std::uint16_t b) { return BF16ToF32(b); }
   LAYERNORM_INLINE static std::uint16_t Narrow(float f) { return F32ToBF16(f); }

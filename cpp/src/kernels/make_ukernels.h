@@ -1,5 +1,5 @@
-// One instruction set's table of micro-kernels, for the three element types: the row micro-kernels
-// and the operator's row schedule instantiated with them.
+// One instruction set's table of micro-kernels (ukernels.h), for the three element types: the
+// operator's row schedule instantiated with that set's row micro-kernels.
 #ifndef LAYERNORM_KERNELS_MAKE_UKERNELS_H_
 #define LAYERNORM_KERNELS_MAKE_UKERNELS_H_
 
@@ -12,27 +12,22 @@
 
 namespace layernorm::kernels {
 
-// float32 has every micro-kernel; the 16-bit types are staged through float32 (src/schedule.h),
-// so they need only their conversions, statistics and residual add.
+// Every type gets the row schedule (src/schedule.h) and its statistics. The 16-bit types are
+// staged through float32 and reach the row micro-kernels only through their schedule, so only the
+// float32 table holds the micro-kernels themselves, for Stages() (which widens the row first).
 template <class U>
 constexpr TypeUkernels TypeTable() {
   using S = detail::Schedule<U>;
   TypeUkernels t{};
-  t.element_size = sizeof(typename U::T);
   t.normalize_rows = &S::NormalizeRows;
+  t.normalize_residual_rows = &S::NormalizeResidualRows;
   t.statistics = &S::Statistics;
-  t.sums = &U::template Sums<false>;
-  t.sums_shifted = &U::template Sums<true>;
-  t.squares = &U::Squares;
-  t.add = &U::Add;
   if constexpr (std::is_same_v<typename U::T, float>) {
-    t.normalize_residual_rows = &S::NormalizeResidualRows;
     t.layernorm_fast = &U::LayerNormFastRow;
-    t.layernorm_fast_next = &U::LayerNormFastNextRow;
     t.layernorm_wide = &U::LayerNormWideRow;
     t.rmsnorm_fast = &U::RmsNormFastRow;
-    t.rmsnorm_fast_next = &U::RmsNormFastNextRow;
     t.rmsnorm_wide = &U::RmsNormWideRow;
+    t.add = &U::Add;
   }
   return t;
 }

@@ -324,27 +324,14 @@ struct RowUkernels {
 
   // ---- the residual add of a fused call
 
-  static void Add(const void* xv, const void* rv, const float* bias, void* hv, std::size_t d) {
-    const T* x = static_cast<const T*>(xv);
-    const T* r = static_cast<const T*>(rv);
-    T* h = static_cast<T*>(hv);
-    std::size_t j = 0;
-    for (; j + 8 <= d; j += 8) {
-      F32 x0, x1, r0, r1;
-      Io::Load8(x + j, &x0, &x1);
-      Io::Load8(r + j, &r0, &r1);
-      F32 h0 = Ops::Add32(x0, r0), h1 = Ops::Add32(x1, r1);
-      if (bias) {
-        h0 = Ops::Add32(h0, Ops::Load(bias + j));
-        h1 = Ops::Add32(h1, Ops::Load(bias + j + 4));
-      }
-      Io::Store8(h + j, h0, h1);
+  // One row's h = (x + r) + bias on its own: AddNext's formation, without the sums.
+  static void Add(const void* x, const void* r, const float* bias, void* h, std::size_t d) {
+    AddNext add{static_cast<const T*>(x), static_cast<const T*>(r), bias, static_cast<T*>(h)};
+    for (std::size_t j = 0; j + 8 <= d; j += 8) {
+      F32 h0, h1;
+      add.Form(&h0, &h1);
     }
-    for (; j < d; ++j) {
-      float v = Io::Get(x + j) + Io::Get(r + j);
-      if (bias) v = v + bias[j];
-      Io::Put(h + j, v);
-    }
+    add.FormTail(d & 7);
   }
 
   // ---- entry points: the gain/bias specialization is picked once per row

@@ -1,4 +1,4 @@
-// Scalar "ISA" for row_template.h: 4 float lanes and 2 double lanes as plain arrays, with the
+// Scalar "ISA" for row_ukernels.h: 4 float lanes and 2 double lanes as plain arrays, with the
 // same lane semantics as wasmsimd_ops.h. This file is compiled without auto-vectorization so the
 // scalar build stays scalar.
 #ifndef LAYERNORM_KERNELS_SCALAR_OPS_H_
@@ -55,26 +55,28 @@ struct ScalarOps {
     *lo = LoadF16x4(p);
     *hi = LoadF16x4(p + 4);
   }
-  LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {
-    return {{F16ToF32(p[0]), F16ToF32(p[1]), F16ToF32(p[2]), F16ToF32(p[3])}};
-  }
   LAYERNORM_INLINE static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     StoreF16x4(p, lo);
     StoreF16x4(p + 4, hi);
-  }
-  LAYERNORM_INLINE static void StoreF16x4(std::uint16_t* p, F32 a) {
-    for (int i = 0; i < 4; ++i) p[i] = F32ToF16(a.v[i]);
   }
   LAYERNORM_INLINE static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     *lo = LoadBF16x4(p);
     *hi = LoadBF16x4(p + 4);
   }
-  LAYERNORM_INLINE static F32 LoadBF16x4(const std::uint16_t* p) {
-    return {{BF16ToF32(p[0]), BF16ToF32(p[1]), BF16ToF32(p[2]), BF16ToF32(p[3])}};
-  }
   LAYERNORM_INLINE static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     StoreBF16x4(p, lo);
     StoreBF16x4(p + 4, hi);
+  }
+
+ private:
+  LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {
+    return {{F16ToF32(p[0]), F16ToF32(p[1]), F16ToF32(p[2]), F16ToF32(p[3])}};
+  }
+  LAYERNORM_INLINE static void StoreF16x4(std::uint16_t* p, F32 a) {
+    for (int i = 0; i < 4; ++i) p[i] = F32ToF16(a.v[i]);
+  }
+  LAYERNORM_INLINE static F32 LoadBF16x4(const std::uint16_t* p) {
+    return {{BF16ToF32(p[0]), BF16ToF32(p[1]), BF16ToF32(p[2]), BF16ToF32(p[3])}};
   }
   LAYERNORM_INLINE static void StoreBF16x4(std::uint16_t* p, F32 a) {
     for (int i = 0; i < 4; ++i) p[i] = F32ToBF16(a.v[i]);

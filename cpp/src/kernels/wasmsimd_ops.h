@@ -1,4 +1,4 @@
-// wasm SIMD128 "ISA" for row_template.h. The only file that includes SIMD intrinsics. Built for
+// wasm SIMD128 "ISA" for row_ukernels.h. The only file that includes SIMD intrinsics. Built for
 // wasm32 with -msimd128; natively, SIMDe provides the same intrinsics so the native tests run
 // this exact kernel.
 #ifndef LAYERNORM_KERNELS_WASMSIMD_OPS_H_
@@ -46,8 +46,9 @@ struct WasmSimdOps {
   LAYERNORM_INLINE static double Lane0(F64 a) { return wasm_f64x2_extract_lane(a, 0); }
   LAYERNORM_INLINE static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
 
-  // float16 and bfloat16, 8 values per 128-bit load or store (4 for the tails of the wide path),
-  // with the rounding and NaN rules of half.h. What can be done on all 8 values at once (16-bit
+  // float16 and bfloat16, 8 values per 128-bit load or store, with the rounding and NaN rules of
+  // half.h (their only users are the staging, the statistics and the residual add: 16-bit rows
+  // are normalized as float32, src/schedule.h). What can be done on all 8 values at once (16-bit
   // lanes: signs, masks, the narrowing) is; only the float arithmetic needs 32-bit lanes.
   LAYERNORM_INLINE static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     const v128_t h = wasm_v128_load(p);
@@ -62,22 +63,12 @@ struct WasmSimdOps {
                       wasm_i16x8_shuffle(special, special, 4, 4, 5, 5, 6, 6, 7, 7),
                       wasm_i16x8_shuffle(zero, sign, 4, 12, 5, 13, 6, 14, 7, 15));
   }
-  LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {
-    F32 lo, hi;
-    LoadF16x8(Tail8(p, 4).data, &lo, &hi);
-    return lo;
-  }
   LAYERNORM_INLINE static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t magnitude = wasm_i16x8_narrow_i32x4(HalfMagnitude(lo), HalfMagnitude(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
     const v128_t quiet = wasm_i16x8_splat(0x7e00);
     wasm_v128_store(p, wasm_v128_or(wasm_v128_bitselect(quiet, magnitude, nan), sign));
-  }
-  LAYERNORM_INLINE static void StoreF16x4(std::uint16_t* p, F32 a) {
-    alignas(16) std::uint16_t out[8];
-    StoreF16x8(out, a, a);
-    for (int i = 0; i < 4; ++i) p[i] = out[i];
   }
   LAYERNORM_INLINE static void LoadBF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     // A bfloat16 is the top half of its float32: each value goes above a zero half.
@@ -86,10 +77,6 @@ struct WasmSimdOps {
     *lo = wasm_i16x8_shuffle(zero, b, 0, 8, 1, 9, 2, 10, 3, 11);
     *hi = wasm_i16x8_shuffle(zero, b, 4, 12, 5, 13, 6, 14, 7, 15);
   }
-  LAYERNORM_INLINE static F32 LoadBF16x4(const std::uint16_t* p) {
-    return wasm_i16x8_shuffle(wasm_i32x4_splat(0), wasm_v128_load64_zero(p), 0, 8, 1, 9, 2, 10, 3,
-                              11);
-  }
   LAYERNORM_INLINE static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t rounded = wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
@@ -97,25 +84,10 @@ struct WasmSimdOps {
     const v128_t quiet = wasm_v128_or(sign, wasm_i16x8_splat(0x7fc0));
     wasm_v128_store(p, wasm_v128_bitselect(quiet, rounded, nan));
   }
-  LAYERNORM_INLINE static void StoreBF16x4(std::uint16_t* p, F32 a) {
-    alignas(16) std::uint16_t out[8];
-    StoreBF16x8(out, a, a);
-    for (int i = 0; i < 4; ++i) p[i] = out[i];
-  }
 
  private:
   LAYERNORM_INLINE static v128_t U32(std::uint32_t u) {
     return wasm_i32x4_splat(static_cast<std::int32_t>(u));
-  }
-
-  struct Eight {
-    alignas(16) std::uint16_t data[8];
-  };
-  // n values from p, zero-padded to eight.
-  LAYERNORM_INLINE static Eight Tail8(const std::uint16_t* p, int n) {
-    Eight e{};
-    for (int i = 0; i < n; ++i) e.data[i] = p[i];
-    return e;
   }
 
   // half.h's F16ToF32 on four lanes: em (the value without its sign, moved up 13 bits and scaled
