@@ -9,7 +9,7 @@ import { float32ToHalfBits, type LayerNormRuntime, type WasmTensor } from '../..
 import { bitDifference } from '../helpers/bits.js';
 import { gaussian, rng } from '../helpers/cases.js';
 import { thrown } from '../helpers/errors.js';
-import { freshRuntime, growOnAllocate, type GrowOnAllocate } from '../helpers/heap-growth.mjs';
+import { fillMemory, freshRuntime, grewDuring, growOnAllocate, type GrowOnAllocate } from '../helpers/heap-growth.mjs';
 
 const WIDE = 70_000; // wider than the runtime's 65,536-float chunk
 const SHAPES = [
@@ -245,4 +245,42 @@ describe.each(SHAPES)('%s (d = %i, %i rows)', (_name, d, rows) => {
     }
     expect(bitDifference(tx.toArray(), x)).toBeNull();
   });
+});
+
+// 16-bit rows are staged through float32; the core's own stack staging holds 4096 floats, and a
+// wider row would make it allocate. Rows up to the chunk are staged in the runtime's reserved area
+// instead, so with wasm memory full to the last 4 KiB none of these calls grows it.
+describe('16-bit rows wider than the core’s 4096-float staging, within the chunk (d = 16384)', () => {
+  const d = 16_384,
+    rows = 3;
+  const gamma = gaussian(rng(6), d, 1, 0.2),
+    beta = gaussian(rng(7), d);
+  for (const dtype of ['float16', 'bfloat16'] as const) {
+    const x = float32ToHalfBits(gaussian(rng(8), rows * d, 3, 2), dtype),
+      r = float32ToHalfBits(gaussian(rng(9), rows * d), dtype);
+
+    it(`${dtype}: layerNorm, the fused residual, rmsNorm and a resident forwardTensor allocate nothing`, () => {
+      const expected = {
+        plain: rt.layerNorm(x, d, { gamma, beta, dtype }),
+        fused: rt.layerNorm(x, d, { gamma, residual: r, dtype }),
+        rms: rt.rmsNorm(x, d, { gamma, dtype }),
+      };
+      const norm = rt.createLayerNorm(d, { gamma, beta, dtype });
+      const input = rt.allocate(rows, d, { dtype }),
+        output = rt.allocate(rows, d, { dtype });
+      input.set(x);
+      fillMemory(rt);
+      const got: Record<string, Uint16Array> = {};
+      expect(grewDuring(rt, () => (got.plain = rt.layerNorm(x, d, { gamma, beta, dtype }) as Uint16Array))).toBe(false);
+      expect(grewDuring(rt, () => (got.fused = rt.layerNorm(x, d, { gamma, residual: r, dtype }) as Uint16Array))).toBe(
+        false,
+      );
+      expect(grewDuring(rt, () => (got.rms = rt.rmsNorm(x, d, { gamma, dtype }) as Uint16Array))).toBe(false);
+      expect(grewDuring(rt, () => norm.forwardTensor(input, output))).toBe(false);
+      expect(bitDifference(got.plain!, expected.plain)).toBeNull();
+      expect(bitDifference(got.fused!, expected.fused)).toBeNull();
+      expect(bitDifference(got.rms!, expected.rms)).toBeNull();
+      expect(bitDifference(output.toArray(), expected.plain)).toBeNull();
+    });
+  }
 });

@@ -17,6 +17,33 @@ export function memoryBytes(rt) {
   return rt.heap.module.HEAPU8.length;
 }
 
+/**
+ * Leaves less than 4 KiB of the runtime's wasm memory free (without freeing anything it holds), so
+ * that any larger allocation, the core's own included, must grow the memory. The blocks stay
+ * allocated: use it on a runtime of its own.
+ */
+export function fillMemory(rt) {
+  const module = rt.heap.module;
+  const size = 1 << 20;
+  for (;;) {
+    const length = module.HEAPU8.length;
+    const p = module._malloc(size);
+    if (p === 0) throw new Error('fillMemory: wasm memory cannot grow any more');
+    if (module.HEAPU8.length !== length) {
+      // This block grew the memory: what lies past it is all that is free.
+      module._malloc(module.HEAPU8.length - (p + size) - 4096);
+      return;
+    }
+  }
+}
+
+/** Whether the runtime's wasm memory grew (its buffer was replaced) while `call` ran. */
+export function grewDuring(rt, call) {
+  const before = rt.heap.module.HEAPU8.buffer;
+  call();
+  return rt.heap.module.HEAPU8.buffer !== before;
+}
+
 export function growOnAllocate(rt) {
   const module = rt.heap.module;
   const malloc = module._malloc;

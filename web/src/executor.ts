@@ -64,10 +64,12 @@ export class Executor {
   readonly heap: Heap;
   // Reserved for the runtime's lifetime, one block: the chunk, a residual chunk, the parameters of
   // a stateless call (gamma, beta, bias: CHUNK floats each; or layerNormStats' statistics), the
-  // per-row statistics of a chunk, and the wire struct.
+  // float32 staging of a 16-bit row (the core's own stack staging holds 4096 floats; wider rows
+  // would make it allocate), the per-row statistics of a chunk, and the wire struct.
   readonly #x: number;
   readonly #r: number;
   readonly #params: number;
+  readonly #stage: number;
   readonly #rowStats: number;
   readonly #wire: number;
   // The chunk's first floats as a view, kept between calls of one size: a new view per call costs a
@@ -76,11 +78,12 @@ export class Executor {
 
   constructor(module: LayerNormModule) {
     this.heap = new Heap(module);
-    const bytes = 5 * CHUNK * 4 + 16 * STAT_ROWS + WIRE_BYTES;
+    const bytes = 6 * CHUNK * 4 + 16 * STAT_ROWS + WIRE_BYTES;
     this.#x = this.heap.allocate(bytes, 'the runtime chunk and scratch buffers');
     this.#r = this.#x + CHUNK * 4;
     this.#params = this.#r + CHUNK * 4;
-    this.#rowStats = this.#params + 3 * CHUNK * 4;
+    this.#stage = this.#params + 3 * CHUNK * 4;
+    this.#rowStats = this.#stage + CHUNK * 4;
     this.#wire = this.#rowStats + 16 * STAT_ROWS;
   }
 
@@ -158,6 +161,7 @@ export class Executor {
         sumOut: su ? this.#r : 0,
         mean: c.mean ? meanAt : 0,
         rstd: c.rstd ? rstdAt : 0,
+        scratch: this.#stage,
         eps: c.eps,
       });
       heap.check(module._normalize(this.#wire), c.fn);
@@ -361,6 +365,8 @@ export class Executor {
       x,
       y,
       ...params,
+      // Rows wider than the staging area are staged by the core in memory it allocates (README).
+      scratch: d <= CHUNK ? this.#stage : 0,
       eps,
     });
     this.heap.check(module._normalize(this.#wire), fn);
