@@ -48,6 +48,19 @@ test('a Float16Array gives a Float16Array of the Uint16Array path’s bits, on t
     } catch (e) {
       out.mismatch = `${(e as Error).constructor.name}: ${(e as Error).message}`;
     }
+    // A float16 tensor takes a Float16Array's bits as they are; a bfloat16 tensor refuses it.
+    const t16 = rt.allocate(8, d, { dtype: 'float16' });
+    t16.set(x);
+    out.tensorSame = same(t16.view, x);
+    const tb = rt.allocate(1, 2, { dtype: 'bfloat16' });
+    try {
+      tb.set(new F16(2));
+      out.tensorMismatch = 'no error';
+    } catch (e) {
+      out.tensorMismatch = `${(e as Error).constructor.name}: ${(e as Error).message}`;
+    }
+    t16.dispose();
+    tb.dispose();
     const w = await initWorker();
     try {
       const wy = await w.layerNorm(x.slice(), d, { gamma });
@@ -63,6 +76,9 @@ test('a Float16Array gives a Float16Array of the Uint16Array path’s bits, on t
     mainSame: true,
     fusedSame: true,
     mismatch: "TypeError: layerNorm: x is a Float16Array, whose values are float16, got dtype 'bfloat16'",
+    tensorSame: true,
+    tensorMismatch:
+      "TypeError: WasmTensor.set: a Float16Array cannot fill a bfloat16 tensor; convert it with float32ToHalfBits(Float32Array.from(values), 'bfloat16')",
     workerKind: 'Float16Array',
     workerSame: true,
   });

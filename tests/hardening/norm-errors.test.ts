@@ -17,8 +17,12 @@ import { bitDifference } from '../helpers/bits.js';
 import { thrown } from '../helpers/errors.js';
 
 let rt: LayerNormRuntime;
+/** 16-bit tensors of 3 values, allocated once (a case may not change heapInUse). */
+const tensors: Record<'float16' | 'bfloat16', { set(data: unknown): void }> = {} as never;
 beforeAll(async () => {
   rt = await init();
+  tensors.float16 = rt.allocate(1, 3, { dtype: 'float16' });
+  tensors.bfloat16 = rt.allocate(1, 3, { dtype: 'bfloat16' });
 });
 
 const x = new Float32Array(12).map((_, i) => i * 0.5);
@@ -579,6 +583,51 @@ const CASES: Case[] = [
     () => rt.rmsNorm(x, 3, { gamma: f32(4) }),
     RangeError,
     'rmsNorm: gamma must have length d = 3, got length 4',
+  ],
+  [
+    'R26',
+    'layerNormReference with out',
+    () => layerNormReference(x, 3, { out: f32(12) } as never),
+    TypeError,
+    'layerNormReference: the reference returns a new Float32Array and fills no out; got out Float32Array(12)',
+  ],
+  [
+    'R26',
+    'rmsNormReference with sumOut',
+    () => rmsNormReference(x, 3, { residual: x, sumOut: f32(12) } as never),
+    TypeError,
+    'rmsNormReference: the reference returns a new Float32Array and fills no sumOut; got sumOut Float32Array(12)',
+  ],
+  [
+    'R26',
+    'layerNormReference with mean',
+    () => layerNormReference(x, 3, { mean: new Float64Array(4) } as never),
+    TypeError,
+    'layerNormReference: the reference returns a new Float32Array and fills no mean; got mean Float64Array(4)',
+  ],
+  [
+    'R25',
+    'WasmTensor.set of float values into a float16 tensor',
+    () => tensors.float16.set(Float32Array.of(1.5, 2, 3)),
+    RangeError,
+    "WasmTensor.set: a float16 tensor holds bit patterns, so data[0] must be an integer in [0, 65535], got number 1.5; convert values with float32ToHalfBits(values, 'float16')",
+  ],
+  [
+    'R25',
+    'WasmTensor.set of a value past 16 bits into a bfloat16 tensor',
+    () => tensors.bfloat16.set([1, 2, 70000]),
+    RangeError,
+    "WasmTensor.set: a bfloat16 tensor holds bit patterns, so data[2] must be an integer in [0, 65535], got number 70000; convert values with float32ToHalfBits(values, 'bfloat16')",
+  ],
+  [
+    'R25',
+    'WasmTensor.set of a Float16Array into a bfloat16 tensor',
+    () =>
+      tensors.bfloat16.set(
+        new (globalThis as unknown as { Float16Array: new (n: number) => Uint16Array }).Float16Array(3),
+      ),
+    TypeError,
+    "WasmTensor.set: a Float16Array cannot fill a bfloat16 tensor; convert it with float32ToHalfBits(Float32Array.from(values), 'bfloat16')",
   ],
 ];
 

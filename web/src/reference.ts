@@ -8,8 +8,13 @@
  */
 import type { Kind } from './activations.js';
 import { checkNormCall, type NormKind } from './call.js';
-import { float32BitsToBfloat16Bits, float32BitsToFloat16Bits, halfBitsToFloat32 } from './half.js';
+import { describe } from './errors.js';
+import { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
 import type { ActivationArray, LayerNormOptions, ResidualOptions, RmsNormOptions } from './types.js';
+
+/** The references return a new Float32Array: the kernels' output options have nothing to fill here. */
+type ReferenceOptions = Omit<ResidualOptions<ActivationArray>, 'sumOut'>;
+const OUTPUTS = ['out', 'sumOut', 'mean', 'rstd'] as const;
 
 function widen(kind: Kind, a: ActivationArray): Float32Array {
   const units = kind.units(a);
@@ -20,14 +25,19 @@ function widen(kind: Kind, a: ActivationArray): Float32Array {
 function residualSum(kind: Kind, x: Float32Array, r: Float32Array, bias: Float32Array | null, d: number): Float32Array {
   const h = new Float32Array(x.length);
   for (let i = 0; i < x.length; i++) h[i] = bias ? Math.fround(x[i]! + r[i]!) + bias[i % d]! : x[i]! + r[i]!;
-  if (kind.dtype === 'float32') return h;
-  const bits = new Uint32Array(h.buffer);
-  const narrow = kind.dtype === 'bfloat16' ? float32BitsToBfloat16Bits : float32BitsToFloat16Bits;
-  const units = Uint16Array.from(bits, narrow);
-  return halfBitsToFloat32(units, kind.dtype);
+  return kind.dtype === 'float32' ? h : halfBitsToFloat32(float32ToHalfBits(h, kind.dtype), kind.dtype);
 }
 
 function reference(fn: string, norm: NormKind, x: ActivationArray, d: number, options: unknown): Float32Array {
+  if (options !== null && typeof options === 'object') {
+    for (const name of OUTPUTS) {
+      const v = (options as Record<string, unknown>)[name];
+      if (v !== undefined && v !== null)
+        throw new TypeError(
+          `${fn}: the reference returns a new Float32Array and fills no ${name}; got ${name} ${describe(v)}`,
+        );
+    }
+  }
   const c = checkNormCall(fn, norm, x, d, options);
   const input = widen(c.kind, c.x);
   const h = c.residual ? residualSum(c.kind, input, widen(c.kind, c.residual), c.bias, d) : input;
@@ -42,8 +52,8 @@ function reference(fn: string, norm: NormKind, x: ActivationArray, d: number, op
     }
     let squares = 0;
     for (let j = 0; j < d; j++) {
-      const c = h[base + j]! - mean;
-      squares += c * c;
+      const centered = h[base + j]! - mean;
+      squares += centered * centered;
     }
     const denom = Math.sqrt(squares / d + c.eps);
     const finite = Number.isFinite(mean) && Number.isFinite(squares);
@@ -64,7 +74,7 @@ function reference(fn: string, norm: NormKind, x: ActivationArray, d: number, op
 export function layerNormReference(
   x: ActivationArray,
   d: number,
-  options?: LayerNormOptions & ResidualOptions<ActivationArray>,
+  options?: LayerNormOptions & ReferenceOptions,
 ): Float32Array {
   return reference('layerNormReference', 'layernorm', x, d, options);
 }
@@ -73,7 +83,7 @@ export function layerNormReference(
 export function rmsNormReference(
   x: ActivationArray,
   d: number,
-  options?: RmsNormOptions & ResidualOptions<ActivationArray>,
+  options?: RmsNormOptions & ReferenceOptions,
 ): Float32Array {
   return reference('rmsNormReference', 'rmsnorm', x, d, options);
 }

@@ -64,12 +64,39 @@ export class Tensor extends HeapOwner implements WasmTensor<TensorArray> {
       );
     }
     checkElements(fn, 'data', values);
+    const units = this.dtype === 'float32' ? values : bitPatterns(fn, this.dtype, values);
     // data may view this memory too (another tensor, or this one): set() copies overlapping ranges
     // as if through a temporary, and nothing here allocates, so no view is detached.
-    this.#view(fn).set(values, offset);
+    this.#view(fn).set(units, offset);
   }
 
   toArray(): TensorArray {
     return this.#view('WasmTensor.toArray').slice();
   }
+}
+
+/**
+ * A 16-bit tensor stores bit patterns: a Uint16Array or a Float16Array gives its bits as they are;
+ * any other values must already be patterns (integers in [0, 65535]), not numbers to convert.
+ */
+function bitPatterns(fn: string, dtype: DType, values: ArrayLike<number>): ArrayLike<number> {
+  if (values instanceof Uint16Array) return values;
+  const half = (globalThis as { Float16Array?: new (...a: never[]) => ArrayBufferView }).Float16Array;
+  if (half && values instanceof half) {
+    if (dtype !== 'float16')
+      throw new TypeError(
+        `${fn}: a Float16Array cannot fill a ${dtype} tensor; convert it with float32ToHalfBits(Float32Array.from(values), '${dtype}')`,
+      );
+    const v = values as unknown as Uint16Array;
+    return new Uint16Array(v.buffer, v.byteOffset, v.length);
+  }
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!(Number.isInteger(v) && v >= 0 && v <= 0xffff)) {
+      throw new RangeError(
+        `${fn}: a ${dtype} tensor holds bit patterns, so data[${i}] must be an integer in [0, 65535], got ${describe(v)}; convert values with float32ToHalfBits(values, '${dtype}')`,
+      );
+    }
+  }
+  return values;
 }

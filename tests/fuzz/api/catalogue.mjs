@@ -114,6 +114,13 @@ const CATALOGUE = [
     `(?<fn>WasmTensor\\.set): \\d+ values at offset number \\S+ do not fit in a tensor of \\d+ values`,
   ],
   [
+    'tensor bit patterns',
+    RangeError,
+    `(?<fn>WasmTensor\\.set): a (float16|bfloat16) tensor holds bit patterns, so data\\[\\d+\\] must be an integer in \\[0, 65535\\], got ${GOT}; convert values with float32ToHalfBits\\(values, '(float16|bfloat16)'\\)`,
+  ],
+  // (A Float16Array into a bfloat16 tensor, errors.md R25, needs an engine with Float16Array: the
+  // generators make none; tests/browser/float16.spec.ts checks it.)
+  [
     'not a tensor',
     TypeError,
     `(?<fn>LayerNorm\\.forwardTensor): (input|output) must be a WasmTensor from allocate\\(\\), got ${GOT}`,
