@@ -12,7 +12,7 @@ const WEIGHTS = [
   /^cannot tell which LayerNorm to load; candidates: .*; pass \{ weight, bias \} to choose$/s,
   /^no LayerNorm tensors found \(looked for ln_f\.weight, transformer\.ln_f\.weight, output_norm\.weight or a single \*norm\*\/ln_f weight\); tensors: .*$/s,
   /^tensor ".*" has dtype .*; expected F32, F16 or BF16$/s,
-  /^tensor ".*" has dtype F64; expected F32 or F16$/s,
+  /^tensor ".*" has dtype F64; expected F32, F16 or BF16$/s,
   /^tensor ".*" has shape \[.*\]; expected a vector \[d\]$/s,
   /^gain ".*" has \d+ values but bias ".*" has \d+; expected equal lengths$/s,
   /^expected a LayerNorm, got an RMSNorm: ".*" is the gain of an RMSNorm \(.*\); load it with loadNormWeights, which returns either kind$/s,

@@ -341,19 +341,41 @@ describe('bad calls reject as the main thread throws them', () => {
     remote.dispose();
   });
 
+  it('a disposed createRmsNorm says RMSNorm, on the main thread and in the worker alike', async () => {
+    const main = rt.createRmsNorm(D);
+    const remote = await w.createRmsNorm(D);
+    main.dispose();
+    remote.dispose();
+    const expected = thrown(() => main.forward(x));
+    const got = await rejection(remote.forward(x.slice()));
+    expect([got.constructor, got.message]).toEqual([expected.constructor, expected.message]);
+    expect(got.message).toBe('LayerNorm.forward: this RMSNorm was disposed; create a new one');
+  });
+
   it('a call that is going to fail does not take its input; the worker heap is where it was after all of them', async () => {
     const before = await w.heapInUse();
     const mine = small.slice();
-    await expect(w.rmsNorm(mine, 3, { beta: new Float32Array(3) } as never)).rejects.toBeInstanceOf(TypeError);
-    await expect(w.layerNorm(mine, 3, { residual: small, bias: new Float32Array(2) })).rejects.toBeInstanceOf(
+    const refused = async (call: Promise<unknown>) => {
+      const e = await rejection(call);
+      return [e.constructor, e.message];
+    };
+    expect(await refused(w.rmsNorm(mine, 3, { beta: new Float32Array(3) } as never))).toEqual([
+      TypeError,
+      'rmsNorm: RMSNorm has no bias term, so no beta option; got beta Float32Array(3)',
+    ]);
+    expect(await refused(w.layerNorm(mine, 3, { residual: small, bias: new Float32Array(2) }))).toEqual([
       RangeError,
-    );
+      'layerNorm: bias must have length d = 3, got length 2',
+    ]);
     expect(bitDifference(mine, small)).toBeNull();
     for (let i = 0; i < 50; i++) {
       await w.layerNorm(x, D, { residual: r, bias, mean: new Float64Array(ROWS), transfer: false });
       await w.layerNormalization(x, [ROWS, D], { gamma: { data: gamma, shape: [D] } });
       await w.rmsNormStages(x, D, 1, { residual: r });
-      await w.rmsNorm(x, D, { rstd: new Float64Array(3) }).catch(() => {});
+      expect(await refused(w.rmsNorm(x, D, { rstd: new Float64Array(3) }))).toEqual([
+        RangeError,
+        `rmsNorm: rstd must have length ${ROWS} (one entry per row), got length 3`,
+      ]);
     }
     expect(await w.heapInUse()).toBe(before);
   });

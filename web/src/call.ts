@@ -50,23 +50,31 @@ function checkRowOutput(fn: string, name: string, value: unknown, rows: number):
   return value;
 }
 
-export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown, options: unknown): CheckedNorm {
-  // x's kind depends on the dtype option, read here as it comes; the options object itself is
-  // checked after x and d, in the order the arguments are written.
-  const rawDType = options !== null && typeof options === 'object' ? (options as { dtype?: unknown }).dtype : undefined;
-  const kind = kindOf(fn, 'x', x, checkDType(fn, rawDType));
-  const input = x as ActivationArray;
-  const width = checkWidth(fn, d);
-  const rows = checkRows(fn, input, width);
-  const o = checkOptions(fn, options);
-  const gamma = checkParam(fn, 'gamma', o.gamma, width);
-  if (norm === 'rmsnorm' && o.beta !== undefined && o.beta !== null) {
-    throw new TypeError(`${fn}: RMSNorm has no bias term, so no beta option; got beta ${describe(o.beta)}`);
+/**
+ * The dtype option, read before the options object itself is checked: x's kind depends on it, and
+ * the options are checked after x and d, in the order the arguments are written.
+ */
+export function dtypeOption(fn: string, options: unknown) {
+  const raw = options !== null && typeof options === 'object' ? (options as { dtype?: unknown }).dtype : undefined;
+  return checkDType(fn, raw);
+}
+
+/** beta, which an RMSNorm refuses outright (it has no bias term). */
+export function checkBeta(fn: string, norm: NormKind, beta: unknown, d: number): Float32Array | null {
+  if (norm === 'rmsnorm' && beta !== undefined && beta !== null) {
+    throw new TypeError(`${fn}: RMSNorm has no bias term, so no beta option; got beta ${describe(beta)}`);
   }
-  const beta = checkParam(fn, 'beta', o.beta, width);
-  const eps = checkEps(fn, o.eps);
-  const length = input.length;
-  const out = o.out === undefined ? null : checkSameKind(fn, 'out', o.out, kind, length);
+  return checkParam(fn, 'beta', beta, d);
+}
+
+/** The residual (of x's kind and length) and the bias added with it (length d; needs the residual). */
+export function checkResidual(
+  fn: string,
+  o: { residual?: unknown; bias?: unknown },
+  kind: Kind,
+  length: number,
+  d: number,
+): { residual: ActivationArray | null; bias: Float32Array | null } {
   const residual =
     o.residual === undefined || o.residual === null ? null : checkSameKind(fn, 'residual', o.residual, kind, length);
   let bias: Float32Array | null = null;
@@ -77,9 +85,23 @@ export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown
       );
     }
     bias = checkFloat32Array(fn, 'bias', o.bias);
-    if (bias.length !== width)
-      throw new RangeError(`${fn}: bias must have length d = ${width}, got length ${bias.length}`);
+    if (bias.length !== d) throw new RangeError(`${fn}: bias must have length d = ${d}, got length ${bias.length}`);
   }
+  return { residual, bias };
+}
+
+export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown, options: unknown): CheckedNorm {
+  const kind = kindOf(fn, 'x', x, dtypeOption(fn, options));
+  const input = x as ActivationArray;
+  const width = checkWidth(fn, d);
+  const rows = checkRows(fn, input, width);
+  const o = checkOptions(fn, options);
+  const gamma = checkParam(fn, 'gamma', o.gamma, width);
+  const beta = checkBeta(fn, norm, o.beta, width);
+  const eps = checkEps(fn, o.eps);
+  const length = input.length;
+  const out = o.out === undefined ? null : checkSameKind(fn, 'out', o.out, kind, length);
+  const { residual, bias } = checkResidual(fn, o, kind, length, width);
   let sumOut: ActivationArray | null = null;
   if (o.sumOut !== undefined && o.sumOut !== null) {
     if (!residual) {
@@ -88,8 +110,7 @@ export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown
       );
     }
     sumOut = checkSameKind(fn, 'sumOut', o.sumOut, kind, length);
-    const target = out ?? null;
-    if (target && sharesMemory(target, sumOut)) {
+    if (out && sharesMemory(out, sumOut)) {
       throw new RangeError(`${fn}: sumOut and out must not share memory (the sum and the output are both kept)`);
     }
   }

@@ -4,8 +4,8 @@
  * them (unidirectionally, aligned to the last dimension), and Mean / InvStdDev come with ONNX's
  * shapes. It is one layerNorm call with d = the product of the normalized dimensions.
  */
-import { checkDType, kindOf } from './activations.js';
-import { checkNormCall } from './call.js';
+import { kindOf } from './activations.js';
+import { checkNormCall, dtypeOption } from './call.js';
 import { describe } from './errors.js';
 import type { Runtime } from './runtime.js';
 import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
@@ -99,8 +99,7 @@ export function layerNormalization<A extends ActivationArray>(
   shape: readonly number[],
   options?: LayerNormalizationOptions,
 ): LayerNormalizationResult<A> {
-  const raw = options !== null && typeof options === 'object' ? (options as { dtype?: unknown }).dtype : undefined;
-  const dtype = checkDType(FN, raw);
+  const dtype = dtypeOption(FN, options);
   kindOf(FN, 'x', x, dtype);
   const dims = checkShape(shape, x.length);
   const o = checkOptions(FN, options);

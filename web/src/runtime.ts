@@ -3,8 +3,16 @@
  * its arguments (call.ts, validate.ts) and hands the checked call to the Executor, which moves the
  * data through wasm memory.
  */
-import { checkDType, checkSameKind, kindForDType, kindOf } from './activations.js';
-import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from './call.js';
+import { checkDType, kindForDType, kindOf } from './activations.js';
+import {
+  checkBeta,
+  checkNormCall,
+  checkResidual,
+  dtypeOption,
+  isPlain,
+  type CheckedNorm,
+  type NormKind,
+} from './call.js';
 import { CHUNK, Executor, type Params } from './executor.js';
 import { halfBitsToFloat32 } from './half.js';
 import type { Heap } from './heap.js';
@@ -31,15 +39,7 @@ import type {
   TensorArray,
   WasmTensor,
 } from './types.js';
-import {
-  checkEps,
-  checkFloat32Array,
-  checkOptions,
-  checkParam,
-  checkRows,
-  checkWidth,
-  numberError,
-} from './validate.js';
+import { checkEps, checkOptions, checkParam, checkRows, checkWidth, numberError } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
 
 export class Runtime implements LayerNormRuntime {
@@ -73,7 +73,7 @@ export class Runtime implements LayerNormRuntime {
 
   layerNormStats(x: ActivationArray, d: number, options?: { eps?: number; dtype?: DType }): LayerNormStats {
     const fn = 'layerNormStats';
-    const kind = kindOf(fn, 'x', x, checkDType(fn, rawOption(options, 'dtype')));
+    const kind = kindOf(fn, 'x', x, dtypeOption(fn, options));
     checkWidth(fn, d);
     const rows = checkRows(fn, x, d);
     const eps = checkEps(fn, checkOptions(fn, options).eps);
@@ -170,7 +170,7 @@ export class Runtime implements LayerNormRuntime {
   }
 
   #stages(fn: string, norm: NormKind, x: ActivationArray, d: number, row: number, options: unknown) {
-    const kind = kindOf(fn, 'x', x, checkDType(fn, rawOption(options, 'dtype')));
+    const kind = kindOf(fn, 'x', x, dtypeOption(fn, options));
     checkWidth(fn, d);
     const rows = checkRows(fn, x, d);
     if (typeof row !== 'number' || !Number.isInteger(row) || row < 0 || row >= rows) {
@@ -178,25 +178,9 @@ export class Runtime implements LayerNormRuntime {
     }
     const o = checkOptions(fn, options);
     const gamma = checkParam(fn, 'gamma', o.gamma, d);
-    if (norm === 'rmsnorm' && o.beta !== undefined && o.beta !== null) {
-      throw new TypeError(`${fn}: RMSNorm has no bias term, so no beta option; got beta ${describeOption(o.beta)}`);
-    }
-    const beta = checkParam(fn, 'beta', o.beta, d);
+    const beta = checkBeta(fn, norm, o.beta, d);
     const eps = checkEps(fn, o.eps);
-    const residual =
-      o.residual === undefined || o.residual === null
-        ? null
-        : checkSameKind(fn, 'residual', o.residual, kind, x.length);
-    let bias: Float32Array | null = null;
-    if (o.bias !== undefined && o.bias !== null) {
-      if (!residual) {
-        throw new TypeError(
-          `${fn}: bias is added with the residual: pass residual too (got bias ${describeOption(o.bias)} alone)`,
-        );
-      }
-      bias = checkFloat32Array(fn, 'bias', o.bias);
-      if (bias.length !== d) throw new RangeError(`${fn}: bias must have length d = ${d}, got length ${bias.length}`);
-    }
+    const { residual, bias } = checkResidual(fn, o, kind, x.length, d);
     const slice = (a: ActivationArray) => a.subarray(row * d, (row + 1) * d) as ActivationArray;
     // The residual row as float32 values, read now: the call below allocates, which may grow wasm
     // memory and detach a residual that views it.
@@ -233,22 +217,9 @@ export class Runtime implements LayerNormRuntime {
     checkWidth(fn, d);
     const o = checkOptions(fn, options);
     const gamma = checkParam(fn, 'gamma', o.gamma, d);
-    if (norm === 'rmsnorm' && o.beta !== undefined && o.beta !== null) {
-      throw new TypeError(`${fn}: RMSNorm has no bias term, so no beta option; got beta ${describeOption(o.beta)}`);
-    }
-    const beta = checkParam(fn, 'beta', o.beta, d);
+    const beta = checkBeta(fn, norm, o.beta, d);
     const eps = checkEps(fn, o.eps);
     const dtype = checkDType(fn, o.dtype) ?? 'float32';
     return new ResidentNorm(this, norm, kindForDType(dtype), d, gamma, beta, eps);
   }
-}
-
-function rawOption(options: unknown, key: string): unknown {
-  return options !== null && typeof options === 'object' ? (options as Record<string, unknown>)[key] : undefined;
-}
-
-function describeOption(value: unknown): string {
-  return ArrayBuffer.isView(value)
-    ? `${value.constructor.name}(${(value as { length?: number }).length})`
-    : typeof value;
 }

@@ -132,15 +132,6 @@ export function checkParam(fn: string, name: 'gamma' | 'beta', value: unknown, d
   return arr;
 }
 
-export function checkOut(fn: string, out: unknown, length: number): Float32Array | null {
-  if (out === undefined) return null;
-  const arr = checkFloat32Array(fn, 'out', out);
-  if (arr.length !== length) {
-    throw new RangeError(`${fn}: out must have length ${length} (the same as x), got length ${arr.length}`);
-  }
-  return arr;
-}
-
 export function checkOptions(fn: string, options: unknown): Record<string, unknown> {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object') throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
@@ -157,27 +148,4 @@ export function sharesMemory(a: ArrayBufferView, b: ArrayBufferView): boolean {
 /** True when a and b share memory but are not the same range (in place needs identical ranges). */
 export function partiallyOverlaps(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return sharesMemory(a, b) && !(a.byteOffset === b.byteOffset && a.byteLength === b.byteLength);
-}
-
-export interface CheckedCall {
-  rows: number;
-  gamma: Float32Array | null;
-  beta: Float32Array | null;
-  eps: number;
-  options: Record<string, unknown>;
-}
-
-/** The checks every `(x, d, { gamma, beta, eps })` entry point makes, in order. */
-export function checkCall(fn: string, x: unknown, d: unknown, options: unknown): CheckedCall {
-  const input = checkFloat32Array(fn, 'x', x);
-  const width = checkWidth(fn, d);
-  const rows = checkRows(fn, input, width);
-  const o = checkOptions(fn, options);
-  return {
-    rows,
-    gamma: checkParam(fn, 'gamma', o.gamma, width),
-    beta: checkParam(fn, 'beta', o.beta, width),
-    eps: checkEps(fn, o.eps),
-    options: o,
-  };
 }

@@ -1,4 +1,4 @@
-/** Reading weights and activations, writing results. Re-exported from the package root. */
+/** The `layernorm-wasm/io` entry point: reading weights and activations, writing results. */
 
 export { FormatError, FetchError, type FileFormat } from './errors.js';
 export { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';

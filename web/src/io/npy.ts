@@ -50,8 +50,6 @@ const WORD = /[A-Za-z_]\w*|-?\d+L?/y;
 /** A header bigger than this is not a real .npy header (NumPy itself caps it far lower). */
 const MAX_HEADER = 1 << 20;
 
-export { isNpy };
-
 /**
  * Length of the preamble plus header given the first 12 bytes of a file, so a ranged reader knows
  * how much to fetch before `parseNpyHeader`.

@@ -160,7 +160,8 @@ function checkVector(info: TensorInfo, format: FileFormat, fail: (p: string) => 
   if (info.shape.length !== 1) {
     throw fail(`tensor "${info.name}" has shape [${info.shape.join(', ')}]; expected a vector [d]`);
   }
-  if (format === 'gguf' && info.dtype === 'F64') throw fail(`tensor "${info.name}" has dtype F64; expected F32 or F16`);
+  if (format === 'gguf' && info.dtype === 'F64')
+    throw fail(`tensor "${info.name}" has dtype F64; expected F32, F16 or BF16`);
   return info.shape[0]!;
 }
 

@@ -12,7 +12,7 @@ import { connect, nodeThreads, type Channel, type NodeWorkerLike, type WebWorker
 import { WorkerError } from './errors.js';
 import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec, type ResidentShape } from './methods.js';
 import { isShared, place, workerOptions, type Placement } from './placement.js';
-import type { LayerNormWorker, WorkerInitOptions, WorkerLayerNorm } from './types.js';
+import type { LayerNormWorker, WorkerInitOptions } from './types.js';
 import { decodeError, encodeValue, type CallMessage, type FromWorker } from './wire.js';
 
 export type * from './types.js';
@@ -429,7 +429,11 @@ class ResidentProxy {
   invoke(method: string, spec: MethodSpec, args: unknown[]): Promise<unknown> {
     const fn = `LayerNorm.${method}`;
     if (this.#disposed)
-      return Promise.reject(new DisposedError(`${fn}: this LayerNorm was disposed; create a new one`));
+      return Promise.reject(
+        new DisposedError(
+          `${fn}: this ${this.norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm'} was disposed; create a new one`,
+        ),
+      );
     return this.#owner.call(this.#handle, method, spec, fn, args, this);
   }
 }

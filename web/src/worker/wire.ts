@@ -10,6 +10,7 @@
  */
 import { DisposedError, UnsupportedError, WasmLoadError } from '../errors.js';
 import { FetchError, FormatError } from '../io/errors.js';
+import { isDetached } from '../validate.js';
 
 // ---- messages
 
@@ -82,16 +83,13 @@ const TYPED_ARRAYS = [
   BigInt64Array,
   BigUint64Array,
 ];
+// A valid activation type where the engine has it.
+const Float16 = (globalThis as { Float16Array?: (typeof TYPED_ARRAYS)[number] }).Float16Array;
+if (Float16) TYPED_ARRAYS.push(Float16);
 
 /** Whether a view's buffer was detached (transferred, or wasm memory that grew). */
 export function isDetachedView(view: ArrayBufferView): boolean {
-  if (view.byteLength > 0) return false;
-  try {
-    new Uint8Array(view.buffer, 0, 0);
-    return false;
-  } catch {
-    return true;
-  }
+  return view.byteLength === 0 && isDetached(view.buffer);
 }
 
 function ctorName(value: object): string {

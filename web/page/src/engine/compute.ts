@@ -8,8 +8,6 @@ import { normalize, normFor, paramsOf, reference as referenceOf, type Norm, type
 import type { ComputeResult, LayerParams, Progress, StagesResult } from './protocol';
 import type { Source } from './sources';
 
-export type { Weights } from './norm';
-
 /** Rows drawn in the heatmap and listed in the statistics table. */
 export const SAMPLE_ROWS = 256;
 

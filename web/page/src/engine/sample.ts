@@ -2,8 +2,6 @@
 
 import { rng } from '../../../shared/rng.mjs';
 
-export { rng };
-
 /** Standard normal samples (Box–Muller) from a uniform source. */
 export function normal(u: () => number): () => number {
   let spare: number | null = null;
