@@ -15,25 +15,37 @@ import { rmSync } from 'node:fs';
 
 const BUDGET = 250_000;
 
+interface CodeLog {
+  files: Map<string, number>;
+  total(): number;
+  /** Every body seen so far, once it has arrived; a body that could not be read fails the test. */
+  received(): Promise<Map<string, number>>;
+}
+
 /** Body bytes (decoded, i.e. before any compression) of every JS, CSS and wasm file the page fetched. */
-function recordCode(page: Page): { files: Map<string, number>; total(): number } {
+function recordCode(page: Page): CodeLog {
   const files = new Map<string, number>();
+  const unread: string[] = [];
   const pending: Promise<void>[] = [];
   page.on('response', (r: Response) => {
     const url = new URL(r.url());
     if (!/\.(m?js|css|wasm)$/.test(url.pathname)) return;
+    const name = url.pathname.split('/').pop()!;
     pending.push(
       r.body().then(
-        (b) => void files.set(url.pathname.split('/').pop()!, b.length),
-        () => undefined,
+        (b) => void files.set(name, b.length),
+        (e: Error) => void unread.push(`${name}: ${e.message}`),
       ),
     );
   });
   return {
     files,
     total: () => [...files.values()].reduce((a, b) => a + b, 0),
-    // Bodies arrive after their responses: wait for every one seen so far.
-    received: () => Promise.all(pending).then(() => files),
+    received: async () => {
+      await Promise.all(pending);
+      expect(unread, 'every fetched file is counted').toEqual([]);
+      return files;
+    },
   };
 }
 
@@ -45,7 +57,7 @@ async function settled(page: Page): Promise<void> {
 const list = (files: Map<string, number>) => [...files].map(([f, n]) => `${f} ${n}`).join(', ');
 
 /** The measured bytes, beside the test in the report. */
-function report(what: string, code: { files: Map<string, number>; total(): number }): void {
+function report(what: string, code: CodeLog): void {
   test.info().annotations.push({ type: what, description: `${code.total()} bytes: ${list(code.files)}` });
 }
 

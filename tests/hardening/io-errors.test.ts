@@ -459,12 +459,21 @@ describe('I/O and metrics: wrong types are TypeErrors, wrong values RangeErrors'
       requests++;
       throw new Error('no request was expected');
     }) as typeof globalThis.fetch;
-    for (const options of [{ onProgress: 5 }, { format: 'zip' }, { headers: { a: 1 } }, { config: true }]) {
+    const refused: Array<[object, string]> = [
+      [{ onProgress: 5 }, 'onProgress must be a function, got number 5'],
+      [{ format: 'zip' }, `format must be 'safetensors', 'gguf' or 'npy', got string "zip"`],
+      [{ headers: { a: 1 } }, 'headers["a"] must be a string, got number 1'],
+      [
+        { config: true },
+        'config must be an http(s) URL, a Blob/File, an ArrayBuffer or a typed array of config.json, its parsed object, or null, got boolean',
+      ],
+    ];
+    for (const [options, message] of refused) {
       const e = await failure(
         () => loadLayerNormWeights('https://example.org/m.safetensors', { fetch, ...options } as never),
         true,
       );
-      expect(e.constructor).toBe(TypeError);
+      expect([e.constructor, e.message]).toEqual([TypeError, `loadLayerNormWeights: ${message}`]);
     }
     expect(requests).toBe(0);
   });
