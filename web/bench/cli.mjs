@@ -92,3 +92,11 @@ export function buildLine() {
     : 'dist/ not built';
   return `layernorm-wasm ${commit}, ${built}`;
 }
+
+/** The build line with the kernel each backend reported ({ simd: name, scalar: name }). */
+export function buildWithKernels(build, kernels) {
+  const list = Object.entries(kernels)
+    .map(([b, k]) => `${b} = ${k}`)
+    .join(', ');
+  return `${build}; kernels: ${list}`;
+}

@@ -12,31 +12,19 @@ function log(s) {
 }
 
 async function loadLayerNormWasm() {
-  let mod;
-  try {
-    const head = await fetch('/dist/index.js', { method: 'HEAD' });
-    if (!head.ok) {
-      log('NOTE: /dist/index.js not found (run `npm run build`); the benchmark needs it.');
-      return null;
-    }
-    mod = await import('/dist/index.js');
-  } catch (e) {
-    log(`NOTE: importing /dist/index.js failed (${e?.message ?? e}); the benchmark needs it.`);
-    return null;
-  }
-  return initBackends(mod, log);
+  const head = await fetch('/dist/index.js', { method: 'HEAD' });
+  if (!head.ok)
+    throw new Error(
+      `/dist/index.js answered HTTP ${head.status}: the benchmark needs the built package (npm run build)`,
+    );
+  return initBackends(await import('/dist/index.js'), log);
 }
 
 // Built by run-browser.mjs before it opens the page (web/bench/f32stats-build.mjs).
 async function loadF32Stats() {
-  try {
-    const r = await fetch('/build/bench/f32-stats.wasm');
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    return await createF32Stats(await r.arrayBuffer());
-  } catch (e) {
-    log(`NOTE: the limit:f32stats module did not load (${e?.message ?? e}); skipped.`);
-    return null;
-  }
+  const r = await fetch('/build/bench/f32-stats.wasm');
+  if (!r.ok) throw new Error(`/build/bench/f32-stats.wasm answered HTTP ${r.status} (run-browser.mjs builds it)`);
+  return createF32Stats(await r.arrayBuffer());
 }
 
 window.runBench = async (opts) => {
@@ -84,8 +72,7 @@ window.runBench = async (opts) => {
   );
   lnwWorker?.dispose();
   res.seconds = (performance.now() - t0) / 1000;
-  res.lnwAvailable = !!lnw;
-  res.kernels = lnw ? Object.fromEntries(Object.entries(lnw).map(([b, rt]) => [b, rt.kernel])) : null;
+  res.kernels = Object.fromEntries(Object.entries(lnw).map(([b, rt]) => [b, rt.kernel]));
   res.userAgent = navigator.userAgent;
   res.hardwareConcurrency = navigator.hardwareConcurrency;
   res.crossOriginIsolated = self.crossOriginIsolated;

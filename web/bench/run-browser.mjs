@@ -10,7 +10,16 @@ import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { parseArgs, benchOptions, repoRoot, cpuModel, loadLine, printResult, buildLine } from './cli.mjs';
+import {
+  parseArgs,
+  benchOptions,
+  repoRoot,
+  cpuModel,
+  loadLine,
+  printResult,
+  buildLine,
+  buildWithKernels,
+} from './cli.mjs';
 import { buildF32Stats } from './f32stats-build.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/common.mjs';
 
@@ -85,11 +94,7 @@ export async function runBrowser(args, log = (s) => console.log(s)) {
     res.machine = machine;
     res.mode = args.quick ? 'quick' : 'full';
     res.rounds = opts.rounds;
-    res.build = res.kernels
-      ? `${build}; kernels: ${Object.entries(res.kernels)
-          .map(([b, k]) => `${b} = ${k}`)
-          .join(', ')}`
-      : null;
+    res.build = buildWithKernels(build, res.kernels);
     return res;
   } finally {
     await browser.close();

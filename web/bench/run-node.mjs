@@ -17,7 +17,15 @@ import { runBenchmark } from './benchmark.mjs';
 import { createF32Stats } from './f32stats.mjs';
 import { buildF32Stats } from './f32stats-build.mjs';
 import { formatTables, formatTargets } from './format.mjs';
-import { repoRoot, parseArgs, benchOptions, machineLineNode, printResult, buildLine } from './cli.mjs';
+import {
+  repoRoot,
+  parseArgs,
+  benchOptions,
+  machineLineNode,
+  printResult,
+  buildLine,
+  buildWithKernels,
+} from './cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -27,18 +35,8 @@ const entry = process.env.LAYERNORM_WASM_ENTRY
   : path.join(repoRoot, 'dist/index.js');
 
 async function loadLayerNormWasm(log) {
-  if (!existsSync(entry)) {
-    log('NOTE: dist/index.js not found (run `npm run build`); the benchmark needs it.');
-    return null;
-  }
-  let mod;
-  try {
-    mod = await import(pathToFileURL(entry).href);
-  } catch (e) {
-    log(`NOTE: importing dist/index.js failed (${e?.message ?? e}); the benchmark needs it.`);
-    return null;
-  }
-  return initBackends(mod, log);
+  if (!existsSync(entry)) throw new Error(`${entry} not found: the benchmark needs the built package (npm run build)`);
+  return initBackends(await import(pathToFileURL(entry).href), log);
 }
 
 async function loadOrts(log) {
@@ -125,13 +123,8 @@ export async function runNode(args, log = (s) => console.log(s)) {
   res.env = 'node';
   res.machine = machine;
   res.mode = args.quick ? 'quick' : 'full';
-  res.lnwAvailable = !!lnw;
-  res.kernels = lnw ? Object.fromEntries(Object.entries(lnw).map(([b, rt]) => [b, rt.kernel])) : null;
-  res.build = lnw
-    ? `${build}; kernels: ${Object.entries(res.kernels)
-        .map(([b, k]) => `${b} = ${k}`)
-        .join(', ')}`
-    : null;
+  res.kernels = Object.fromEntries(Object.entries(lnw).map(([b, rt]) => [b, rt.kernel]));
+  res.build = buildWithKernels(build, res.kernels);
   res.seconds = (performance.now() - t0) / 1000;
   return res;
 }
@@ -168,8 +161,6 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
       'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',
     '',
   );
-  if (!nodeRes.lnwAvailable)
-    out.push('**Note: `dist/index.js` was not built when this was generated; only the peers were measured.**', '');
   for (const [title, r] of [
     ['Node', nodeRes],
     ['Chromium (headless)', browserRes],
@@ -180,7 +171,7 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
       continue;
     }
     out.push(`Machine: ${r.machine}`, '');
-    out.push(r.build ? `Build: ${r.build}` : 'Build: layernorm-wasm not available in this run (peers only)', '');
+    out.push(`Build: ${r.build}`, '');
     out.push(`Rounds per shape: ${r.rounds ?? ''} — total ${r.seconds.toFixed(0)} s`, '');
     out.push(formatTables(r));
     out.push('### Targets', '');
