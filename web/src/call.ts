@@ -5,6 +5,7 @@
  */
 import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
 import { describe } from './errors.js';
+import type { NormKind } from './norms.js';
 import type { ActivationArray } from './types.js';
 import {
   checkEps,
@@ -17,7 +18,7 @@ import {
   sharesMemory,
 } from './validate.js';
 
-export type NormKind = 'layernorm' | 'rmsnorm';
+export type { NormKind } from './norms.js';
 
 export interface CheckedNorm {
   fn: string;

@@ -1,4 +1,7 @@
 /** Public types of layernorm-wasm. Everything here is re-exported from the package root. */
+import type { NormKind } from './norms.js';
+
+export type { NormKind, NormForm } from './norms.js';
 
 export type Backend = 'simd' | 'scalar';
 
@@ -239,7 +242,7 @@ export interface WasmTensor<A extends TensorArray = Float32Array> {
 
 /** A LayerNorm or RMSNorm whose γ (and β) stay in wasm memory, for repeated calls. */
 export interface LayerNorm {
-  readonly norm: 'layernorm' | 'rmsnorm';
+  readonly norm: NormKind;
   readonly d: number;
   readonly eps: number;
   /** The activations it takes: a Float32Array for 'float32', else a Uint16Array of bits (or a Float16Array). */

@@ -3,12 +3,13 @@
  * addresses 0 for "not used", then eps as a double at byte 56. Written into the runtime's own
  * reserved bytes before `_normalize` / `_statistics` / `_stages`.
  */
+import { NORMS, type NormKind } from './norms.js';
 import type { LayerNormModule } from './wasm/module.js';
 
 export const WIRE_BYTES = 64;
 
 export interface WireCall {
-  norm: 'layernorm' | 'rmsnorm';
+  norm: NormKind;
   dtype: number; // DTYPE_CODES
   rows: number;
   d: number;
@@ -28,7 +29,7 @@ export interface WireCall {
 
 export function writeWire(module: LayerNormModule, at: number, c: WireCall): void {
   const u = new Uint32Array(module.HEAPU8.buffer, at, 14);
-  u[0] = c.norm === 'rmsnorm' ? 1 : 0;
+  u[0] = NORMS[c.norm].wire;
   u[1] = c.dtype;
   u[2] = c.rows;
   u[3] = c.d;

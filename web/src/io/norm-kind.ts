@@ -6,12 +6,13 @@
  * Llama, so the tensor names alone cannot tell.
  */
 
+import type { NormKind } from '../norms.js';
 import { architectureNorm } from './architectures.js';
 import { brief } from './brief.js';
 import type { ModelConfig } from './config.js';
 import type { GgufScalar } from './tensors.js';
 
-export type NormKind = 'layernorm' | 'rmsnorm';
+export type { NormKind } from '../norms.js';
 
 /** One statement about the norm: its kind, its ε (null when only the kind is known), and where it was said (for messages). */
 export interface NormClue {

@@ -16,6 +16,7 @@ import type {
   RmsNormStages,
   RmsNormStagesOptions,
 } from '../types.js';
+import type { NormKind } from '../norms.js';
 import type { NodeWorkerLike, WebWorkerLike } from './endpoint.js';
 
 export type { NodeWorkerLike, WebWorkerLike };
@@ -115,7 +116,7 @@ export interface LayerNormWorker {
 
 /** createLayerNorm's and createRmsNorm's result: a norm whose γ and β live in the worker. */
 export interface WorkerLayerNorm {
-  readonly norm: 'layernorm' | 'rmsnorm';
+  readonly norm: NormKind;
   readonly d: number;
   readonly eps: number;
   readonly dtype: DType;

@@ -3,6 +3,7 @@
  * (generating, parsing, normalizing, checking, timing) runs in the worker, so the page's main
  * thread only draws; these types are the whole contract between the two.
  */
+import type { NormForm, NormKind } from 'layernorm-wasm';
 
 /** Files above this are refused. */
 export const MAX_FILE_BYTES = 1_000_000_000;
@@ -13,11 +14,11 @@ export const STREAM_BYTES = 16 << 20;
  * The norm a result was made with: GPT-2's ln_f (γ and β), the bias-free variant (γ only, as
  * LDLM's final norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one.
  */
-export type Variant = 'layernorm' | 'biasfree' | 'rmsnorm';
+export type Variant = NormForm;
 /** What the visitor picks for a LayerNorm checkpoint; an RMSNorm checkpoint decides for itself. */
 export type Preset = Exclude<Variant, 'rmsnorm'>;
 /** The kind of norm a checkpoint holds, as the package's loader reports it. */
-export type NormKind = 'layernorm' | 'rmsnorm';
+export type { NormKind };
 
 export type WeightsRequest =
   { kind: 'url'; url: string } | { kind: 'file'; file: File } | { kind: 'synthetic'; seed: number; d: number };

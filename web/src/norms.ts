@@ -1,0 +1,97 @@
+/**
+ * The norms this package computes, specified once. The runtime, the wire to the C++ core, the
+ * loaders, the worker, the page and the benchmark take a norm's name, code and facts from here:
+ * adding a norm is a row in NORMS (and a form in NORM_FORMS) plus its kernel.
+ *
+ * A checkpoint family's gain convention (Gemma stores w and multiplies by 1 + w) is not a property
+ * of the norm but of the family that wrote the file: it lives with the families the loader knows
+ * (io/architectures.ts), which name a kind from this table.
+ */
+
+export interface NormSpec {
+  /** As the page, errors and reports write it. */
+  readonly name: string;
+  /** The formula over one row of width d. */
+  readonly equation: string;
+  /** cpp/include/layernorm/layernorm.h's `Norm` value, as the wire carries it. */
+  readonly wire: number;
+  /** Subtracts the row's mean (LayerNorm) or not (RMSNorm). */
+  readonly centred: boolean;
+  /** Has an additive bias β. */
+  readonly bias: boolean;
+  /** The statistic under the square root, as the page labels it. */
+  readonly moment: string;
+}
+
+export const NORMS = {
+  layernorm: {
+    name: 'LayerNorm',
+    equation: 'y = γ ⊙ (x − μ) / √(σ² + ε) + β',
+    wire: 0,
+    centred: true,
+    bias: true,
+    moment: 'σ²',
+  },
+  rmsnorm: {
+    name: 'RMSNorm',
+    equation: 'y = γ ⊙ x / √(mean(x²) + ε)',
+    wire: 1,
+    centred: false,
+    bias: false,
+    moment: 'mean(x²)',
+  },
+} as const satisfies Record<string, NormSpec>;
+
+/** The kinds of norm: the one place their union is written. */
+export type NormKind = keyof typeof NORMS;
+export const NORM_KINDS = Object.keys(NORMS) as readonly NormKind[];
+
+export const isNormKind = (v: unknown): v is NormKind => typeof v === 'string' && Object.hasOwn(NORMS, v);
+
+export interface NormFormSpec {
+  readonly norm: NormKind;
+  /** Whether β is applied (a LayerNorm run with its gain only is the bias-free form). */
+  readonly bias: boolean;
+  /** A full label, e.g. for a legend or a report. */
+  readonly label: string;
+  /** A short label, e.g. for a chart key. */
+  readonly short: string;
+  /** Its code in the page's permalinks. */
+  readonly url: string;
+  /** Its code in the benchmark's tables. */
+  readonly bench: string;
+}
+
+/**
+ * The forms a norm is run in, as the page and the benchmark show them: GPT-2's ln_f (γ and β), the
+ * bias-free LayerNorm (γ only, as LDLM's final norm) and RMSNorm (γ only, no centring).
+ */
+export const NORM_FORMS = {
+  layernorm: {
+    norm: 'layernorm',
+    bias: true,
+    label: 'LayerNorm (γ and β)',
+    short: 'LayerNorm',
+    url: 'ln',
+    bench: 'gb',
+  },
+  biasfree: {
+    norm: 'layernorm',
+    bias: false,
+    label: 'bias-free LayerNorm (γ only)',
+    short: 'bias-free',
+    url: 'nobias',
+    bench: 'nb',
+  },
+  rmsnorm: {
+    norm: 'rmsnorm',
+    bias: false,
+    label: 'RMSNorm (γ only)',
+    short: 'RMSNorm',
+    url: 'rms',
+    bench: 'rms',
+  },
+} as const satisfies Record<string, NormFormSpec>;
+
+export type NormForm = keyof typeof NORM_FORMS;
+export const NORM_FORM_NAMES = Object.keys(NORM_FORMS) as readonly NormForm[];
