@@ -7,6 +7,7 @@
 import { numberError } from '../validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, isBlob } from './arguments.js';
 import { FetchError } from './errors.js';
+import { fetchFunction, type FetchFunction } from './fetch.js';
 
 /** Anything `openByteSource` accepts: an http(s) URL, a Blob/File, or bytes in memory. */
 export type ByteSourceInput = string | URL | Blob | ArrayBuffer | ArrayBufferView;
@@ -133,7 +134,7 @@ class HttpSource extends BaseSource {
   size: number | undefined;
   readonly describe: string;
   private whole: Uint8Array | undefined;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: FetchFunction;
 
   constructor(
     private readonly url: string,
@@ -141,9 +142,7 @@ class HttpSource extends BaseSource {
   ) {
     super(options);
     this.describe = url;
-    const f = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
-    if (!f) throw new TypeError('no fetch() in this environment: pass options.fetch');
-    this.fetchImpl = f;
+    this.fetchImpl = fetchFunction(options.fetch);
   }
 
   private fail(problem: string, status?: number, cause?: unknown): FetchError {
