@@ -347,6 +347,31 @@ describe('CLI (in process, reference runtime)', () => {
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
   });
 
+  it('runs a Gemma checkpoint with γ = 1 + w, as its config.json names it, and says so', async () => {
+    const gemma = toBytes(
+      buildSafetensors([{ name: 'model.norm.weight', dtype: 'F32', shape: [D], data: f32Bytes(gamma) }]).file,
+    );
+    writeFileSync(p('gemma.safetensors'), gemma);
+    writeFileSync(p('gemma-config.json'), JSON.stringify({ model_type: 'gemma', rms_norm_eps: 1e-6 }));
+    const res = await cli(
+      '--weights',
+      p('gemma.safetensors'),
+      '--config',
+      p('gemma-config.json'),
+      '--in',
+      p('x.npy'),
+      '--out',
+      p('y_gemma.npy'),
+    );
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('weights   RMSNorm model.norm.weight [F32] from ');
+    expect(res.out).toContain(', γ = 1 + w (Gemma 1, 2, 3)');
+    const y = readNpy(new Uint8Array(readFileSync(p('y_gemma.npy'))));
+    const exact = rmsNormReference(x, D, { gamma: Float32Array.from(gamma, (w) => 1 + w), eps: 1e-6 });
+    expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
+  });
+
   it('names a local checkpoint by its path in messages', async () => {
     writeFileSync(p('llama.safetensors'), weightsFile.subarray(0, 20));
     const res = await cli('--weights', p('llama.safetensors'), '--in', p('x.npy'));

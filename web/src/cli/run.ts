@@ -142,7 +142,8 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   io.out(
     `weights   ${rms ? 'RMSNorm ' : ''}${weights.names.weight}` +
       `${weights.names.bias ? `, ${weights.names.bias}` : rms ? '' : ' (no bias)'} ` +
-      `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read`,
+      `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read` +
+      (weights.convention.gain !== 'w' ? `, γ = ${weights.convention.gain} (${weights.convention.family})` : ''),
   );
   io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps} (${epsFrom})`);
   io.out(`backend   ${rt.backend}, kernel ${rt.kernel}`);
