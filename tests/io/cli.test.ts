@@ -84,7 +84,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'y_ref.npy'), writeNpy(yRef, [2, ROWS / 2, D]));
   const off = yRef.slice();
   off[5] = off[5]! + 1e-3;
-  writeFileSync(join(dir, 'y_off.npy'), writeNpy(off, [ROWS, D]));
+  writeFileSync(join(dir, 'y_off.npy'), writeNpy(off, [2, ROWS / 2, D]));
+  writeFileSync(join(dir, 'y_off_rows.npy'), writeNpy(off, [ROWS, D]));
   writeFileSync(join(dir, 'gamma.npy'), writeNpy(gamma, [D]));
   writeFileSync(join(dir, 'beta.npy'), writeNpy(beta, [D]));
   const rowsText = Array.from({ length: ROWS }, (_, i) => Array.from(x.subarray(i * D, (i + 1) * D)).join(' ')).join(
@@ -167,7 +168,7 @@ describe('CLI (in process, reference runtime)', () => {
         '--in',
         p(input),
         '--expect',
-        p('y_off.npy'),
+        p('y_off_rows.npy'),
         '--tol',
         '1e-2',
       );
@@ -229,8 +230,23 @@ describe('CLI (in process, reference runtime)', () => {
       [['--in', 'x.npy'], '--weights is required'],
       [['--weights', 'gpt2'], '--in is required'],
       [['--weights', 'w', '--in', 'x', '--bogus'], "Unknown option '--bogus'"],
-      [['--weights', 'w', '--in', 'x', '--eps=-1'], '--eps expects a finite number ≥ 0, got "-1"'],
-      [['--weights', 'w', '--in', 'x', '--eps', 'abc'], '--eps expects a finite number ≥ 0, got "abc"'],
+      [
+        ['--weights', 'w', '--in', 'x', '--eps=-1'],
+        '--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "-1"',
+      ],
+      [
+        ['--weights', 'w', '--in', 'x', '--eps', 'abc'],
+        '--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "abc"',
+      ],
+      // Number() reads these as 16, 1, 7, 1000 and 0: only decimals are numbers here.
+      ...['0x10', '0b1', '0o7', '1_000', ' ', '', 'Infinity', '1e400'].map((eps): [string[], string] => [
+        ['--weights', 'w', '--in', 'x', `--eps=${eps}`],
+        `--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got ${JSON.stringify(eps)}`,
+      ]),
+      [
+        ['--weights', 'w', '--in', 'x', '--expect', 'e', '--tol', '0x1'],
+        '--tol expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "0x1"',
+      ],
       [['--weights', 'w', '--in', 'x', '--backend', 'gpu'], '--backend expects auto, simd or scalar, got "gpu"'],
       [['--weights', 'w', '--in', 'x', '--no-bias', '--bias-name', 'b'], '--no-bias cannot be combined'],
       [['--weights', 'w', '--in', 'x', '--tol', '1'], '--tol needs --expect'],
@@ -372,6 +388,34 @@ describe('CLI (in process, reference runtime)', () => {
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
   });
 
+  it('--expect compares shapes, axes of size 1 aside: a transposed [3, 4] fails, a [1, 6, 32] passes and is noted', async () => {
+    // 12 values either way: a comparison of lengths would pass [4, 3] against an input [3, 4].
+    const g4 = lnfValues(SEED + 9, 4);
+    const w4 = toBytes(
+      buildSafetensors([
+        { name: 'ln_f.bias', dtype: 'F32', shape: [4], data: f32Bytes(g4.beta) },
+        { name: 'ln_f.weight', dtype: 'F32', shape: [4], data: f32Bytes(g4.gamma) },
+      ]).file,
+    );
+    writeFileSync(p('w4.safetensors'), w4);
+    const x34 = x.slice(0, 12);
+    writeFileSync(p('x34.npy'), writeNpy(x34, [3, 4]));
+    const y34 = layerNormReference(x34, 4, { gamma: g4.gamma, beta: g4.beta, eps: 1e-5 });
+    writeFileSync(p('y43.npy'), writeNpy(y34, [4, 3]));
+    writeFileSync(p('y134.npy'), writeNpy(y34, [1, 3, 1, 4]));
+    const wrong = await cli('--weights', p('w4.safetensors'), '--in', p('x34.npy'), '--expect', p('y43.npy'));
+    expect([wrong.code, wrong.err]).toEqual([
+      1,
+      `layernorm-wasm: ${p('y43.npy')}: expected the shape of ${p('x34.npy')}, [3, 4] (axes of size 1 aside), got [4, 3]`,
+    ]);
+    const ok = await cli('--weights', p('w4.safetensors'), '--in', p('x34.npy'), '--expect', p('y134.npy'));
+    expect([ok.code, ok.err]).toEqual([0, '']);
+    expect(ok.out).toContain(
+      `expect    ${p('y134.npy')} (shape [1, 3, 1, 4]: the input's, axes of size 1 aside): max abs `,
+    );
+    expect(ok.out).toContain('result    PASS');
+  });
+
   it('names a local checkpoint by its path in messages', async () => {
     writeFileSync(p('llama.safetensors'), weightsFile.subarray(0, 20));
     const res = await cli('--weights', p('llama.safetensors'), '--in', p('x.npy'));
@@ -434,6 +478,29 @@ describe('CLI (dist/cli/index.js)', () => {
       for (let i = 0; i < y.data.length; i++) maxAbs = Math.max(maxAbs, Math.abs(y.data[i]! - yRef[i]!));
       expect(maxAbs).toBeLessThanOrEqual(1e-5);
     }
+  });
+
+  it('says how many rows the μ and rstd ranges leave out because they are NaN', async () => {
+    const withNan = x.slice();
+    withNan[2 * D + 5] = NaN;
+    withNan[4 * D] = Infinity;
+    // The kernels' statistics: a row holding NaN or ±Inf has NaN ones (the in-process runtime above
+    // is the float64 formula, which would give an infinite mean).
+    writeFileSync(p('x_nan.npy'), writeNpy(withNan, [ROWS, D]));
+    const some = await spawn(['--weights', p('model.safetensors'), '--in', p('x_nan.npy')]);
+    expect(some.code).toBe(0);
+    const line = (name: string) => some.out.split('\n').find((l) => l.startsWith(name))!;
+    expect(line('mean')).toMatch(
+      /^mean {6}\[\S+, \S+\] over 4 of 6 rows; 2 rows are NaN \(their input holds NaN or ±Inf\)$/,
+    );
+    expect(line('rstd')).toMatch(
+      /^rstd {6}\[\S+, \S+\] over 4 of 6 rows; 2 rows are NaN \(their input holds NaN or ±Inf\)$/,
+    );
+    writeFileSync(p('x_allnan.npy'), writeNpy(new Float32Array(D).fill(NaN), [1, D]));
+    const all = await spawn(['--weights', p('model.safetensors'), '--in', p('x_allnan.npy')]);
+    expect(all.out).toContain('mean      none: all 1 row is NaN (its input holds NaN or ±Inf)');
+    const clean = await spawn(['--weights', p('model.safetensors'), '--in', p('x.npy')]);
+    expect(clean.out).toMatch(/\nmean {6}\[\S+, \S+\]\n/);
   });
 
   it('exits 1 over tolerance, 2 for bad arguments, 0 for --help', async () => {

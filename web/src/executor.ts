@@ -356,20 +356,28 @@ export class Executor {
       this.heap.check(module._layerNorm(x, y, rows, d, params.gamma, params.beta, eps), fn);
       return;
     }
-    writeWire(module, this.#wire, {
-      ...EMPTY_WIRE,
-      norm,
-      dtype: DTYPE_CODES[kind.dtype],
-      rows,
-      d,
-      x,
-      y,
-      ...params,
-      // Rows wider than the staging area are staged by the core in memory it allocates (README).
-      scratch: d <= CHUNK ? this.#stage : 0,
-      eps,
-    });
-    this.heap.check(module._normalize(this.#wire), fn);
+    // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
+    // in #runWide, so that no memory is allocated inside the core (where running out of it is an
+    // untyped status, not the RangeError every other allocation gives).
+    const wideHalf = d > CHUNK && kind.bytes === 2;
+    const stage = wideHalf ? this.heap.allocate(4 * d, `${fn}: the float32 staging of a row of d = ${d} values`) : 0;
+    try {
+      writeWire(module, this.#wire, {
+        ...EMPTY_WIRE,
+        norm,
+        dtype: DTYPE_CODES[kind.dtype],
+        rows,
+        d,
+        x,
+        y,
+        ...params,
+        scratch: wideHalf ? stage : d <= CHUNK ? this.#stage : 0,
+        eps,
+      });
+      this.heap.check(module._normalize(this.#wire), fn);
+    } finally {
+      this.heap.free(stage);
+    }
   }
 }
 
