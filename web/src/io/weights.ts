@@ -4,11 +4,12 @@
  * checkpoint states them.
  */
 
-import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
-import { readModelConfig, readSiblingConfig, type ConfigSource, type ModelConfig } from './config.js';
+import { byteSourceFor, type ByteSource, type ByteSourceOptions } from './byte-source.js';
+import { readModelConfig, readSiblingConfig, type ModelConfig } from './config.js';
 import { applyGain, gainRule, modelWidth, type NormConvention } from './convention.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
+import type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
 import {
   architectureEvidence,
   configEvidence,
@@ -30,30 +31,7 @@ export { KNOWN_LAYERNORM_NAMES } from './tensor-names.js';
 /** GPT-2 small on the Hugging Face Hub; its final LayerNorm is `ln_f.weight` / `ln_f.bias`. */
 export const GPT2_SAFETENSORS_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
 
-/** Two separate .npy files, e.g. exported with np.save('gamma.npy', ln.weight.detach().numpy()). */
-export interface NpyPairSource {
-  gamma: ByteSourceInput;
-  /** null or omitted: no bias. */
-  beta?: ByteSourceInput | null;
-}
-
-export type WeightsSource = ByteSourceInput | NpyPairSource;
-
-export interface LoadWeightsOptions extends ByteSourceOptions {
-  /** Name of the gain tensor in the checkpoint. */
-  weight?: string;
-  /** Name of the bias tensor; null loads the gain only. Omitted: the gain's sibling, if any. */
-  bias?: string | null;
-  /** Skip detection by magic bytes. */
-  format?: 'safetensors' | 'gguf' | 'npy';
-  /**
-   * The model's config.json (a URL, Blob/File, its bytes, or the parsed object), which says
-   * whether the norms are LayerNorms or RMSNorms and their ε. Omitted: for a file on the Hugging
-   * Face Hub (https://huggingface.co/…/resolve/…), the config.json beside it is fetched, and its
-   * absence is not an error. null: read none. A GGUF describes itself; its metadata comes first.
-   */
-  config?: ConfigSource | null;
-}
+export type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
 
 /** What a norm layer's weights look like, LayerNorm or RMSNorm. */
 export interface NormWeights {
