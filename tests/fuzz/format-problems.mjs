@@ -18,7 +18,7 @@ const WEIGHTS = [
   /^expected a LayerNorm, got an RMSNorm: ".*" is the gain of an RMSNorm \(.*\); load it with loadNormWeights, which returns either kind$/s,
   /^expected a bias beside ".*", but it is the gain of an RMSNorm \(.*\), which has none; leave out options\.bias$/s,
   /^expected .* to be a finite number >= 0, got .*$/s,
-  /^.*'s final norm has no parameters, so its width comes from the model: expected hidden_size in config\.json, <arch>\.embedding_length in the GGUF, or an embedding tensor; found none$/s,
+  /^the final norm has no parameters, so its width comes from the model: expected hidden_size in config\.json, <arch>\.embedding_length in the GGUF, or an embedding tensor; found none$/s,
 ];
 
 const NPY = [

@@ -23,8 +23,6 @@ export interface NormFamily {
   readonly name: string;
   /** config.json `model_type` values. */
   readonly modelTypes: readonly string[];
-  /** config.json `architectures` class-name stems: "GPT2" is GPT2LMHeadModel, GPT2Model, … */
-  readonly classes: readonly string[];
   /** GGUF `general.architecture` values that are this family alone (llama.cpp converts Mistral and Mixtral as "llama"). */
   readonly gguf: readonly string[];
   readonly norm: NormKind;
@@ -40,359 +38,82 @@ export interface NormFamily {
   readonly finalNorm: readonly string[];
 }
 
-const LN_EPS = ['layer_norm_epsilon'];
-const LN_EPS2 = ['layer_norm_eps'];
-const RMS_EPS = ['rms_norm_eps'];
-const MODEL_NORM = ['model.norm.weight'];
+/**
+ * The families, one line each: name | config.json model_type values | GGUF general.architecture
+ * values | final norm | ε in config.json | final norm's gain tensor names.
+ *   final norm: L LayerNorm with β, l LayerNorm without β, 0 LayerNorm without γ or β, R RMSNorm;
+ *               a trailing + means the stored w is used as 1 + w.
+ *   ε: the config key (e: layer_norm_epsilon, E: layer_norm_eps, r: rms_norm_eps), or =ε fixed in
+ *      the family's code.
+ *   names: space-separated, in the order looked for, where the names every loader knows
+ *   (ln_f.weight, transformer.ln_f.weight, output_norm.weight, and model.norm.weight for an
+ *   RMSNorm) are not the family's. A family's `architectures` classes are its model types'
+ *   (GemmaForCausalLM, GPT2LMHeadModel, …).
+ * Checked row by row in tests/io/families.test.ts; the README shows it rendered.
+ */
+const TABLE = `
+GPT-2|gpt2|gpt2|L|e|
+GPT-J|gptj|gptj|L|e|
+GPT-NeoX, Pythia|gpt_neox|gptneox|L|E|gpt_neox.final_layer_norm.weight
+BLOOM|bloom|bloom|L|e|
+Falcon|falcon|falcon|L|e|
+OPT|opt||L|=1e-5|model.decoder.final_layer_norm.weight decoder.final_layer_norm.weight
+StarCoder, GPT-BigCode|gpt_bigcode|starcoder|L|e|
+MPT|mpt|mpt|l|e|transformer.norm_f.weight
+Phi-1, 1.5, 2|phi|phi2|L|E|model.final_layernorm.weight
+StableLM|stablelm|stablelm|L|E|model.norm.weight
+Cohere (Command R)|cohere cohere2|command-r cohere2|l|E|model.norm.weight
+Nemotron|nemotron|nemotron|L+|norm_eps|model.norm.weight
+OLMo (1)|olmo|olmo|0|=1e-5|
+BERT|bert|bert nomic-bert|L|E|
+Llama|llama|llama|R|r|
+Llama 4|llama4 llama4_text|llama4|R|r|language_model.model.norm.weight model.language_model.norm.weight
+Mistral|mistral||R|r|
+Mixtral|mixtral||R|r|
+Qwen2, Qwen2.5|qwen2 qwen2_moe|qwen2 qwen2moe|R|r|
+Qwen3|qwen3 qwen3_moe|qwen3 qwen3moe|R|r|
+Qwen3-Next|qwen3_next|qwen3next|R+|r|
+Gemma 1, 2, 3|gemma gemma2 gemma3 gemma3_text|gemma gemma2 gemma3|R+|r|language_model.model.norm.weight model.language_model.norm.weight
+Gemma 3n|gemma3n gemma3n_text|gemma3n|R|r|model.language_model.norm.weight
+Phi-3|phi3 phimoe|phi3|R|r|
+OLMo 2, OLMoE|olmo2 olmoe|olmo2 olmoe|R|r|
+DeepSeek V2, V3|deepseek_v2 deepseek_v3|deepseek deepseek2|R|r|
+InternLM2|internlm2|internlm2|R|r|
+Granite|granite granitemoe|granite granitemoe|R|r|
+T5, mT5, UMT5, LongT5, Switch|t5 mt5 umt5 longt5 switch_transformers|t5 t5encoder|R|e|decoder.final_layer_norm.weight dec.output_norm.weight encoder.final_layer_norm.weight enc.output_norm.weight
+Mamba, Mamba-2, Falcon Mamba|mamba mamba2 falcon_mamba|mamba mamba2|R|e|backbone.norm_f.weight
+`;
+// T5 and Mamba call their RMSNorm's ε layer_norm_epsilon; T5's decoder's final norm comes before
+// the LM head (an encoder-only file has the encoder's); llama.cpp converts Mistral and Mixtral as
+// "llama"; OPT states no ε (nn.LayerNorm's default) and OLMo 1 fixes it.
+
+const EPS_KEYS: Record<string, string> = { e: 'layer_norm_epsilon', E: 'layer_norm_eps', r: 'rms_norm_eps' };
+const words = (field: string) => field.split(' ').filter(Boolean);
+
+function family(line: string): NormFamily {
+  const [name = '', types = '', gguf = '', kind = '', eps = '', names = ''] = line.split('|');
+  return {
+    name,
+    modelTypes: words(types),
+    gguf: words(gguf),
+    norm: kind[0] === 'R' ? 'rmsnorm' : 'layernorm',
+    bias: kind[0] === 'L',
+    gain: kind[0] === '0' ? '1' : kind.endsWith('+') ? '1 + w' : 'w',
+    epsKeys: eps[0] === '=' ? [] : [EPS_KEYS[eps] ?? eps],
+    ...(eps[0] === '=' ? { fixedEps: Number(eps.slice(1)) } : {}),
+    finalNorm: words(names),
+  };
+}
 
 /** The families, one row each. */
-export const FAMILIES: readonly NormFamily[] = [
-  {
-    name: 'GPT-2',
-    modelTypes: ['gpt2'],
-    classes: ['GPT2'],
-    gguf: ['gpt2'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS,
-    finalNorm: ['ln_f.weight', 'transformer.ln_f.weight'],
-  },
-  {
-    name: 'GPT-J',
-    modelTypes: ['gptj'],
-    classes: ['GPTJ'],
-    gguf: ['gptj'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS,
-    finalNorm: ['transformer.ln_f.weight'],
-  },
-  {
-    name: 'GPT-NeoX, Pythia',
-    modelTypes: ['gpt_neox'],
-    classes: ['GPTNeoX'],
-    gguf: ['gptneox'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS2,
-    finalNorm: ['gpt_neox.final_layer_norm.weight'],
-  },
-  {
-    name: 'BLOOM',
-    modelTypes: ['bloom'],
-    classes: ['Bloom'],
-    gguf: ['bloom'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS,
-    finalNorm: ['ln_f.weight', 'transformer.ln_f.weight'],
-  },
-  {
-    name: 'Falcon',
-    modelTypes: ['falcon', 'RefinedWeb', 'RefinedWebModel'],
-    classes: ['Falcon', 'RW'],
-    gguf: ['falcon'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS,
-    finalNorm: ['transformer.ln_f.weight'],
-  },
-  {
-    name: 'OPT',
-    modelTypes: ['opt'],
-    classes: ['OPT'],
-    gguf: [],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: [],
-    fixedEps: 1e-5,
-    finalNorm: ['model.decoder.final_layer_norm.weight', 'decoder.final_layer_norm.weight'],
-  },
-  {
-    name: 'StarCoder, GPT-BigCode',
-    modelTypes: ['gpt_bigcode'],
-    classes: ['GPTBigCode'],
-    gguf: ['starcoder'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS,
-    finalNorm: ['transformer.ln_f.weight'],
-  },
-  {
-    name: 'MPT',
-    modelTypes: ['mpt'],
-    classes: ['Mpt', 'MPT'],
-    gguf: ['mpt'],
-    norm: 'layernorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: LN_EPS,
-    finalNorm: ['transformer.norm_f.weight'],
-  },
-  {
-    name: 'Phi-1, 1.5, 2',
-    modelTypes: ['phi'],
-    classes: ['Phi'],
-    gguf: ['phi2'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS2,
-    finalNorm: ['model.final_layernorm.weight'],
-  },
-  {
-    name: 'StableLM',
-    modelTypes: ['stablelm'],
-    classes: ['StableLm'],
-    gguf: ['stablelm'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS2,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Cohere (Command R)',
-    modelTypes: ['cohere', 'cohere2'],
-    classes: ['Cohere', 'Cohere2'],
-    gguf: ['command-r', 'cohere2'],
-    norm: 'layernorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: LN_EPS2,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Nemotron',
-    modelTypes: ['nemotron'],
-    classes: ['Nemotron'],
-    gguf: ['nemotron'],
-    norm: 'layernorm',
-    bias: true,
-    gain: '1 + w',
-    epsKeys: ['norm_eps'],
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'OLMo (1)',
-    modelTypes: ['olmo'],
-    classes: ['Olmo'],
-    gguf: ['olmo'],
-    norm: 'layernorm',
-    bias: false,
-    gain: '1',
-    epsKeys: [],
-    fixedEps: 1e-5,
-    finalNorm: [],
-  },
-  {
-    name: 'BERT',
-    modelTypes: ['bert'],
-    classes: ['Bert'],
-    gguf: ['bert', 'nomic-bert'],
-    norm: 'layernorm',
-    bias: true,
-    gain: 'w',
-    epsKeys: LN_EPS2,
-    finalNorm: [],
-  },
-  {
-    name: 'Llama',
-    modelTypes: ['llama'],
-    classes: ['Llama'],
-    gguf: ['llama'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Llama 4',
-    modelTypes: ['llama4', 'llama4_text'],
-    classes: ['Llama4'],
-    gguf: ['llama4'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: ['language_model.model.norm.weight', 'model.language_model.norm.weight', 'model.norm.weight'],
-  },
-  {
-    name: 'Mistral',
-    modelTypes: ['mistral'],
-    classes: ['Mistral'],
-    gguf: [],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Mixtral',
-    modelTypes: ['mixtral'],
-    classes: ['Mixtral'],
-    gguf: [],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Qwen2, Qwen2.5',
-    modelTypes: ['qwen2', 'qwen2_moe'],
-    classes: ['Qwen2', 'Qwen2Moe'],
-    gguf: ['qwen2', 'qwen2moe'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Qwen3',
-    modelTypes: ['qwen3', 'qwen3_moe'],
-    classes: ['Qwen3', 'Qwen3Moe'],
-    gguf: ['qwen3', 'qwen3moe'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Qwen3-Next',
-    modelTypes: ['qwen3_next'],
-    classes: ['Qwen3Next'],
-    gguf: ['qwen3next'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: '1 + w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Gemma 1, 2, 3',
-    modelTypes: ['gemma', 'gemma2', 'gemma3', 'gemma3_text'],
-    classes: ['Gemma', 'Gemma2', 'Gemma3'],
-    gguf: ['gemma', 'gemma2', 'gemma3'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: '1 + w',
-    epsKeys: RMS_EPS,
-    finalNorm: ['model.norm.weight', 'language_model.model.norm.weight', 'model.language_model.norm.weight'],
-  },
-  {
-    name: 'Gemma 3n',
-    modelTypes: ['gemma3n', 'gemma3n_text'],
-    classes: ['Gemma3n'],
-    gguf: ['gemma3n'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: ['model.language_model.norm.weight', 'model.norm.weight'],
-  },
-  {
-    name: 'Phi-3',
-    modelTypes: ['phi3', 'phimoe'],
-    classes: ['Phi3', 'PhiMoE'],
-    gguf: ['phi3'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'OLMo 2, OLMoE',
-    modelTypes: ['olmo2', 'olmoe'],
-    classes: ['Olmo2', 'Olmoe', 'OlmoE'],
-    gguf: ['olmo2', 'olmoe'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'DeepSeek V2, V3',
-    modelTypes: ['deepseek_v2', 'deepseek_v3'],
-    classes: ['DeepseekV2', 'DeepseekV3'],
-    gguf: ['deepseek', 'deepseek2'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'InternLM2',
-    modelTypes: ['internlm2'],
-    classes: ['InternLM2'],
-    gguf: ['internlm2'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'Granite',
-    modelTypes: ['granite', 'granitemoe'],
-    classes: ['Granite', 'GraniteMoe'],
-    gguf: ['granite', 'granitemoe'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    epsKeys: RMS_EPS,
-    finalNorm: MODEL_NORM,
-  },
-  {
-    name: 'T5, mT5, UMT5, LongT5, Switch',
-    modelTypes: ['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers'],
-    classes: ['T5', 'MT5', 'UMT5', 'LongT5', 'SwitchTransformers'],
-    gguf: ['t5', 't5encoder'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    // T5's config calls its RMSNorm's ε layer_norm_epsilon.
-    epsKeys: LN_EPS,
-    // The decoder's final norm comes before the LM head; an encoder-only file has the encoder's.
-    finalNorm: [
-      'decoder.final_layer_norm.weight',
-      'dec.output_norm.weight',
-      'encoder.final_layer_norm.weight',
-      'enc.output_norm.weight',
-    ],
-  },
-  {
-    name: 'Mamba, Mamba-2, Falcon Mamba',
-    modelTypes: ['mamba', 'mamba2', 'falcon_mamba'],
-    classes: ['Mamba', 'Mamba2', 'FalconMamba'],
-    gguf: ['mamba', 'mamba2'],
-    norm: 'rmsnorm',
-    bias: false,
-    gain: 'w',
-    // Mamba's config calls its RMSNorm's ε layer_norm_epsilon too.
-    epsKeys: LN_EPS,
-    finalNorm: ['backbone.norm_f.weight'],
-  },
-];
+export const FAMILIES: readonly NormFamily[] = TABLE.trim().split('\n').map(family);
 
 const BY_MODEL_TYPE = new Map(FAMILIES.flatMap((f) => f.modelTypes.map((t) => [t, f] as const)));
 const BY_GGUF = new Map(FAMILIES.flatMap((f) => f.gguf.map((a) => [a, f] as const)));
-const CLASS = /^(.*?)(For[A-Z]\w*|Model|LMHeadModel)$/;
-const BY_CLASS = new Map(FAMILIES.flatMap((f) => f.classes.map((c) => [c, f] as const)));
+/** Model types as a class name spells them: gpt_neox → gptneox (GPTNeoXForCausalLM). */
+const BY_CLASS = new Map(
+  FAMILIES.flatMap((f) => f.modelTypes.map((t) => [t.replaceAll('_', '').toLowerCase(), f] as const)),
+);
 
 /** The family of a GGUF `general.architecture`, or null. */
 export function ggufFamily(architecture: string | null): NormFamily | null {
@@ -406,6 +127,6 @@ export function modelTypeFamily(modelType: string | null): NormFamily | null {
 
 /** The family of a class name in config.json `architectures` (GemmaForCausalLM, GPT2LMHeadModel), or null. */
 export function classFamily(className: string): NormFamily | null {
-  const stem = CLASS.exec(className)?.[1];
-  return stem ? (BY_CLASS.get(stem) ?? null) : null;
+  const stem = /^(.*?)(For[A-Z]\w*|Model|LMHeadModel)$/.exec(className)?.[1];
+  return stem ? (BY_CLASS.get(stem.toLowerCase()) ?? null) : null;
 }

@@ -6,8 +6,6 @@
  */
 
 import type { GainRule, NormFamily } from './architectures.js';
-import type { ModelConfig } from './config.js';
-import type { TensorIndex } from './tensors.js';
 
 export type { GainRule } from './architectures.js';
 
@@ -30,28 +28,4 @@ export function gainRule(family: NormFamily | null, format: 'safetensors' | 'ggu
 export function applyGain(w: Float32Array, rule: GainRule): Float32Array {
   if (rule === '1 + w') for (let i = 0; i < w.length; i++) w[i] = 1 + w[i]!;
   return w;
-}
-
-/**
- * The width of a model whose final norm has no parameters, so no tensor to measure: its config's
- * hidden size, a GGUF's `<arch>.embedding_length`, or the embedding's width.
- */
-export function modelWidth(index: TensorIndex, config: ModelConfig | null, architecture: string | null): number | null {
-  const values = config?.values;
-  const nested = values?.text_config as Record<string, unknown> | undefined;
-  const given = [
-    values?.hidden_size,
-    values?.d_model,
-    nested?.hidden_size,
-    index.metadata?.get(`${architecture}.embedding_length`),
-  ];
-  for (const v of given) {
-    const n = typeof v === 'bigint' ? Number(v) : v;
-    if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) return n;
-  }
-  for (const name of ['model.embed_tokens.weight', 'token_embd.weight']) {
-    const shape = index.tensors.get(name)?.shape;
-    if (shape?.length === 2 && shape[1]! > 0) return shape[1]!;
-  }
-  return null;
 }

@@ -6,7 +6,7 @@
 
 import { byteSourceFor, type ByteSource, type ByteSourceOptions } from './byte-source.js';
 import { readModelConfig, readSiblingConfig, type ModelConfig } from './config.js';
-import { applyGain, gainRule, modelWidth, type NormConvention } from './convention.js';
+import { applyGain, gainRule, type NormConvention } from './convention.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
 import type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
@@ -132,7 +132,11 @@ async function loadFromCheckpoint(
   const family = evidence.family;
   const convention: NormConvention = { family: family?.name ?? null, gain: gainRule(family, format) };
   if (convention.gain === '1' && options.weight === undefined) {
-    return loadParameterless(index, modelConfig, evidence, convention, source, format, accept, fail);
+    // A LayerNorm without parameters (OLMo 1): its code is loaded only for such a family.
+    const { norm, eps } = decideNorm(evidence, false);
+    const { parameterless } = await import('./parameterless.js');
+    const loaded = parameterless(index, modelConfig, evidence.architecture, format, fail);
+    return { ...loaded, norm, eps, convention, bytesRead: source.bytesRead, source: source.describe };
   }
   const rmsOnly = evidence.rmsnorm !== null && evidence.layernorm === null;
   const found = resolveNormNames(index, options, fail, rmsOnly, family?.finalNorm ?? []);
@@ -161,47 +165,6 @@ async function loadFromCheckpoint(
     names,
     dtype: wInfo.dtype,
     dtypes: { weight: wInfo.dtype, bias: bInfo?.dtype ?? null },
-    format,
-    bytesRead: source.bytesRead,
-    source: source.describe,
-  };
-}
-
-/**
- * A family whose final norm has no parameters (OLMo 1's LayerNorm): γ is ones of the model's
- * width, there is no β, and no tensor is read.
- */
-function loadParameterless(
-  index: TensorIndex,
-  config: ModelConfig | null,
-  evidence: NormEvidence,
-  convention: NormConvention,
-  source: ByteSource,
-  format: 'safetensors' | 'gguf',
-  accept: Accept,
-  fail: (p: string) => Error,
-): NormWeights {
-  const decided = decideNorm(evidence, false);
-  const module = format === 'gguf' ? 'output_norm' : 'model.norm';
-  if (decided.norm === 'rmsnorm' && accept === 'layernorm') throw refuseRmsNorm(module, decided.said, fail);
-  const d = modelWidth(index, config, evidence.architecture);
-  if (d === null) {
-    throw fail(
-      `${convention.family}'s final norm has no parameters, so its width comes from the model: expected ` +
-        'hidden_size in config.json, <arch>.embedding_length in the GGUF, or an embedding tensor; found none',
-    );
-  }
-  return {
-    gamma: new Float32Array(d).fill(1),
-    beta: null,
-    d,
-    norm: decided.norm,
-    eps: decided.eps,
-    architecture: evidence.architecture,
-    convention,
-    names: { weight: module, bias: null },
-    dtype: 'none',
-    dtypes: { weight: 'none', bias: null },
     format,
     bytesRead: source.bytesRead,
     source: source.describe,
