@@ -3,17 +3,11 @@
 // entry points (layerNormStats, layerNormStages, createLayerNorm) agreeing with layerNorm.
 import fc from 'fast-check';
 import { layerNormReference, ulp32 } from '../../../dist/index.js';
-import { rng } from '../../../web/shared/rng.mjs';
+import { normal as gaussian, rng } from '../../kit/random.mjs';
 import { fail, sameBits } from '../oracle.mjs';
 
 /** Set to fail on the known issues of cpp/tests/fuzz_regressions/README.md as well. */
 const STRICT = typeof process !== 'undefined' && !!process.env.LAYERNORM_FUZZ_STRICT;
-
-function gaussian(rand) {
-  const u = 1 - rand(),
-    v = rand();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
 
 export const differentialArbitrary = fc.record({
   d: fc.oneof(fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 300 })),
