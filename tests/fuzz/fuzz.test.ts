@@ -52,7 +52,7 @@ describe('fuzz (seeded, small budget)', () => {
     it(`${name}: ${RUNS[name]} generated inputs, no unexpected failure`, async () => {
       const target = list.find((t) => t.name === name);
       if (!target) throw new Error(`fuzz target ${name} is missing from tests/fuzz/targets/index.mjs`);
-      const params = { seed: SEED + list.indexOf(target), numRuns: RUNS[name] };
+      const params = { seed: SEED + list.indexOf(target), numRuns: RUNS[name], includeErrorInReport: true };
       if (target.async) await fc.assert(target.property() as fc.IAsyncProperty<unknown>, params);
       else fc.assert(target.property() as fc.IProperty<unknown>, params);
       if (name === 'api') expectApiReach(target.counts!);

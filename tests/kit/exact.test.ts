@@ -3,7 +3,8 @@
 // near-constant rows at offsets of either sign up to d = 10^6; and its first guess against its
 // exact comparisons alone on random hard rows.
 import { describe, expect, it } from 'vitest';
-import { rng } from '../../web/shared/rng.mjs';
+import { stepAway } from './hard-rows.mjs';
+import { rng } from './random.mjs';
 import { compareToExact, exactLayerNorm, exactRmsNorm, exactStats, F32_MAX, residualSum, sulp } from './exact.mjs';
 
 /** A row of k values `high` and d − k values `low`: x̂ = ±√((d − k) / k)^±1, rational for the right k. */
@@ -41,7 +42,7 @@ describe('exactLayerNorm on rows with known answers', () => {
 
   it('the same at an offset of either sign, one float32 step apart (near-constant rows)', () => {
     for (const offset of [1e4, -1e4, 3e38, -1e-38, 1e6].map(Math.fround)) {
-      const step = nextUp(offset) - offset;
+      const step = stepAway(offset, 1) - offset;
       const row = twoLevel(4097, 4096, offset, offset + step);
       const y = exactLayerNorm(row, 4097, { eps: 0 });
       expect([y[0], y[4096]], `offset ${offset}`).toEqual([0.015625, -64]);
@@ -55,7 +56,7 @@ describe('exactLayerNorm on rows with known answers', () => {
   it('d = 10^6: 980,000 elements one step above 20,000 at ±1e4 give x̂ = ±1/7 and ∓7; with γ = 7, ±1 and ∓49', () => {
     for (const sign of [1, -1]) {
       const low = sign * 1e4;
-      const row = twoLevel(1_000_000, 980_000, low, nextUp(low));
+      const row = twoLevel(1_000_000, 980_000, low, stepAway(low, 1));
       const y = exactLayerNorm(row, 1_000_000, { eps: 0, gamma: new Float32Array(1_000_000).fill(7) });
       expect([y[0], y[979_999], y[980_000], y[999_999]]).toEqual([1, 1, -49, -49]);
       expect(y.every((v, j) => v === (j < 980_000 ? 1 : -49))).toBe(true);
@@ -249,10 +250,3 @@ describe('the helpers', () => {
 });
 
 const sameBits = (a: Float32Array, b: Float32Array) => Buffer.from(a.buffer).equals(Buffer.from(b.buffer));
-
-function nextUp(v: number): number {
-  const f = new Float32Array([v]);
-  const u = new Int32Array(f.buffer);
-  u[0]! += v >= 0 ? 1 : -1;
-  return f[0]!;
-}
