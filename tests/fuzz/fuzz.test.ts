@@ -38,6 +38,7 @@ const RUNS: Record<string, number> = {
   'io-safetensors': 250,
   'io-gguf': 250,
   'io-weights-npy': 250,
+  exact: 300,
 };
 
 let ctx: Context;
