@@ -1,5 +1,5 @@
 export type HardKind =
-  'near-constant' | 'levels' | 'huge' | 'subnormal' | 'narrow' | 'gamma-overflow' | 'gpt2' | 'gaussian';
+  'near-constant' | 'levels' | 'huge' | 'subnormal' | 'narrow' | 'gamma-overflow' | 'cancelling' | 'gpt2' | 'gaussian';
 export const HARD_KINDS: HardKind[];
 
 export interface HardCase {

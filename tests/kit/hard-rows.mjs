@@ -1,7 +1,7 @@
 // Seeded generators of the rows a norm finds hard: near-constant rows at offsets of either sign
 // (a few elements a float32 step or three away), two- to four-level rows, huge (1e30…3e38) and
 // subnormal magnitudes, narrow gaussians far from zero, γ·x̂ beyond float32 where γ·x̂ + β is not,
-// GPT-2-like rows, ε = 0. One seed gives one case, the same on every run; its label names the
+// β cancelling γ·x̂, GPT-2-like rows, ε = 0. One seed gives one case, the same on every run; its label names the
 // seed, so a failure can be replayed with hardCase(seed, options).
 import { gaussian, gpt2Like, normal, rng } from './random.mjs';
 
@@ -14,6 +14,7 @@ export const HARD_KINDS = [
   'subnormal',
   'narrow',
   'gamma-overflow',
+  'cancelling',
   'gpt2',
   'gaussian',
 ];
@@ -97,6 +98,7 @@ function rowOf(kind, rand, d) {
     case 'gpt2':
       return gpt2Like(rand, 1, d);
     case 'gamma-overflow':
+    case 'cancelling':
       return rand() < 0.5 ? levelsRow(rand, d) : gaussian(rand, d, uniform(rand, -2, 2), 1);
     default:
       return gaussian(rand, d, uniform(rand, -2, 2), logUniform(rand, 0.1, 10));
@@ -148,6 +150,15 @@ export function hardCase(seed, { kind, d, rows, maxD = 4096, maxElements = 1 << 
     const xhat = roughNormalized(h);
     gamma = new Float32Array(d).map(() => signed(rand, uniform(rand, 1e38, F32_MAX)));
     beta = new Float32Array(d).map((_, j) => clamp(-gamma[j] * xhat[j] * uniform(rand, 0.3, 1.1)));
+  }
+  if (kind === 'cancelling') {
+    // β = −γ·x̂ rounded, now and then a step or two off: y is what the roundings leave, far below
+    // |β|, often 0 or a tie — the outputs a reference must settle exactly.
+    const xhat = roughNormalized(h);
+    gamma ??= gaussian(rand, d, 1, 0.5);
+    beta = new Float32Array(d).map((_, j) =>
+      stepAway(clamp(-gamma[j] * xhat[j]), rand() < 0.7 ? 0 : Math.floor(uniform(rand, -2, 3))),
+    );
   }
   const eps = kind === 'subnormal' && rand() < 0.7 ? 0 : pick(rand, [0, 0, 1e-12, 1e-6, 1e-5, 1e-5, 0.1]);
   return { kind, seed, d, rows, h, gamma, beta, eps, label: `${kind} d = ${d}, ${rows} row(s), seed ${seed}` };
