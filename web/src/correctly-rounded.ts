@@ -99,10 +99,11 @@ function normalizeRow(h: Float32Array, base: number, y: Float32Array, p: RowPara
   }
   squares += carry;
   const rstd = 1 / Math.sqrt(squares / d + eps);
-  // The error of y_j relative to |γ·x̂| + |β|: c_j within 2^-50.7, Σc² within 2^-48.8 + d·2^-105,
-  // rstd within half that + 2^-52, x̂ and γ·x̂ within 2^-48.5 + d·2^-106, y within that + 2^-53
-  // of itself. The bound takes d² for d and four times the rest, plus what the centred values'
-  // slack adds: to x̂_j directly, and to every x̂ through Σc².
+  // The error of y_j relative to |γ·x̂| + |β|, each rounding 2^-53: c_j within 2^-51.4, c_j²
+  // within 2^-50.2, Σc² within 2^-49.9 + d·2^-106 (Neumaier), σ² + ε within 2^-49.7, rstd within
+  // 2^-50.2, x̂ within 2^-49.5, γ·x̂ and y within 2^-49.2 (+ d·2^-107). The bound below is nine
+  // times that (d² for d), plus what the centred values' slack adds: to x̂_j directly (four times
+  // it), and to every x̂ through Σc² (twice its share of Σc², kept below 2^-20 or the row is exact).
   const squaresShare = squaresSlack / squares;
   const relative = 2 ** -46 + d * d * 2 ** -104 + 2 * squaresShare;
   const exactAll = !(squaresShare < 2 ** -20); // also NaN: 0/0 where every c_j is 0
