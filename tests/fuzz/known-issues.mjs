@@ -1,7 +1,8 @@
 // The kernels' known limits, cpp/tests/fuzz_regressions/README.md, as the extra error the fuzz
 // targets allow for each — unless LAYERNORM_FUZZ_STRICT is set (as CI sets it), where the bound is
 // the contract's 4 scaled ULP and nothing more.
-import { exactStats, ulp32 } from '../kit/exact.mjs';
+import { ulp32 } from '../kit/exact.mjs';
+import { exactStats } from '../kit/stats.mjs';
 
 export const STRICT = typeof process !== 'undefined' && !!process.env.LAYERNORM_FUZZ_STRICT;
 

@@ -12,18 +12,6 @@ export interface ExactOptions {
 export function exactLayerNorm(h: Floats, d: number, options?: ExactOptions): Float32Array;
 export function exactRmsNorm(h: Floats, d: number, options?: Omit<ExactOptions, 'beta'>): Float32Array;
 
-export interface ExactLayerNormStats {
-  mean: Float64Array;
-  variance: Float64Array;
-  rstd: Float64Array;
-}
-export interface ExactRmsNormStats {
-  meanSquare: Float64Array;
-  rstd: Float64Array;
-}
-export function exactStats(h: Floats, d: number, options?: { norm?: 'layernorm'; eps?: number }): ExactLayerNormStats;
-export function exactStats(h: Floats, d: number, options: { norm: 'rmsnorm'; eps?: number }): ExactRmsNormStats;
-
 export function ulp32(s: number): number;
 
 export interface ExactComparison {

@@ -27,7 +27,7 @@ const u32of64 = new Uint32Array(f64.buffer);
 const units = (v) => BigInt(v * 2 ** UNIT_EXP);
 
 /** ε / 2^-1074 as a BigInt, from the double's bits (ε · 2^1074 itself would overflow). */
-function epsUnits(eps) {
+export function epsUnits(eps) {
   if (eps === 0) return 0n;
   f64[0] = eps;
   const hi = u32of64[1],
@@ -38,7 +38,7 @@ function epsUnits(eps) {
 }
 
 /** Bits of n ≥ 0. */
-function bitLength(n) {
+export function bitLength(n) {
   if (n === 0n) return 0;
   const hex = n.toString(16);
   return hex.length * 4 - (Math.clz32(parseInt(hex[0], 16)) - 28);
@@ -109,10 +109,10 @@ function roundBetween(lo, hi, compare) {
 const sign = (n) => (n > 0n ? 1 : n < 0n ? -1 : 0);
 
 /**
- * Normalizes one finite row into out[base …]: kind 'layernorm' or 'rmsnorm'. Returns the row's
- * exact statistics { S, P, Qn, Qd } for exactStats.
+ * One finite row's exact integers, in units of 2^-149: H_j, S = ΣH, P = ΣH², and Q = Qn / Qd of
+ * kind 'layernorm' or 'rmsnorm' (see the top of this file), E being ε / 2^-1074.
  */
-function normalizeRow(kind, h, base, d, gamma, beta, E, out, guessless = false) {
+export function rowIntegers(kind, h, base, d, E) {
   const D = BigInt(d);
   const H = new Array(d);
   let S = 0n,
@@ -125,7 +125,12 @@ function normalizeRow(kind, h, base, d, gamma, beta, E, out, guessless = false) 
   }
   const Qn = kind === 'layernorm' ? ((D * P - S * S) << EPS_SHIFT) + E * D * D : (P << EPS_SHIFT) + E * D;
   const Qd = kind === 'layernorm' ? 1n << EPS_SHIFT : D << EPS_SHIFT;
-  if (out === null) return { S, P, Qn, Qd };
+  return { D, H, S, P, Qn, Qd };
+}
+
+/** Normalizes one finite row into out[base …]: kind 'layernorm' or 'rmsnorm'. */
+function normalizeRow(kind, h, base, d, gamma, beta, E, out, guessless) {
+  const { D, H, S, Qn, Qd } = rowIntegers(kind, h, base, d, E);
   // Qn = 0: every centred value is 0 and ε = 0. 0/0 is defined as 0, so y = β.
   const r = Qn === 0n ? 0 : sqrtRatio(Qd, Qn);
   for (let j = 0; j < d; j++) {
@@ -160,10 +165,9 @@ function normalizeRow(kind, h, base, d, gamma, beta, E, out, guessless = false) 
     };
     out[base + j] = guessless ? roundBetween(-Infinity, Infinity, compare) : roundBetween(lo, hi, compare);
   }
-  return { S, P, Qn, Qd };
 }
 
-function checkInputs(fn, h, d, gamma, beta, eps) {
+export function checkInputs(fn, h, d, gamma, beta, eps) {
   if (!Number.isInteger(d) || d < 1) throw new RangeError(`${fn}: d must be an integer >= 1, got ${d}`);
   if (h.length % d !== 0) throw new RangeError(`${fn}: h.length ${h.length} is not a multiple of d = ${d}`);
   if (typeof eps !== 'number' || !(eps >= 0 && eps < Infinity))
@@ -184,7 +188,7 @@ function checkInputs(fn, h, d, gamma, beta, eps) {
   }
 }
 
-function rowIsFinite(h, base, d) {
+export function rowIsFinite(h, base, d) {
   for (let j = 0; j < d; j++) if (!Number.isFinite(h[base + j])) return false;
   return true;
 }
@@ -215,67 +219,6 @@ export function exactLayerNorm(h, d, options) {
 /** RMSNorm y = γ ⊙ h / √(mean(h²) + ε), correctly rounded as exactLayerNorm; a zero row gives 0. */
 export function exactRmsNorm(h, d, options) {
   return exactNorm('exactRmsNorm', 'rmsnorm', h, d, { ...options, beta: null });
-}
-
-// --- statistics: exact rationals, returned as doubles within 2 units of their last place.
-
-/** num / den · 2^exp as a double (num ≥ 0, den > 0): 64 quotient bits, truncated, then rounded. */
-function ratioToDouble(num, den, exp) {
-  if (num === 0n) return 0;
-  const shift = Math.max(0, 64 - (bitLength(num) - bitLength(den)));
-  const q = (num << BigInt(shift)) / den;
-  const e = exp - shift;
-  return Number(q) * 2 ** Math.trunc(e / 2) * 2 ** (e - Math.trunc(e / 2));
-}
-
-/** ⌊√n⌋ by Newton's iteration from above. */
-function isqrt(n) {
-  if (n < 2n) return n;
-  let x = 1n << BigInt(Math.ceil(bitLength(n) / 2));
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
-  }
-}
-
-/** 1/√(Qn/Qd) · 2^exp as a double: √ taken on Qd/Qn scaled to 128 bits and more. */
-function rsqrtToDouble(Qn, Qd, exp) {
-  let k = Math.max(0, Math.ceil((130 - (bitLength(Qd) - bitLength(Qn))) / 2));
-  const root = isqrt((Qd << BigInt(2 * k)) / Qn); // ≈ √(Qd/Qn) · 2^k, 65+ bits
-  return ratioToDouble(root, 1n, exp - k);
-}
-
-/**
- * Each row's exact statistics as doubles (within 2 units of the last place): for 'layernorm' the
- * mean, the biased variance and rstd = 1/√(σ² + ε); for 'rmsnorm' the mean square and its rstd.
- * NaN for a row holding NaN or ±Infinity; rstd is Infinity where σ² + ε is 0.
- */
-export function exactStats(h, d, { norm = 'layernorm', eps = 1e-5 } = {}) {
-  checkInputs('exactStats', h, d, null, null, eps);
-  if (norm !== 'layernorm' && norm !== 'rmsnorm')
-    throw new TypeError(`exactStats: norm must be 'layernorm' or 'rmsnorm', got ${norm}`);
-  const E = epsUnits(eps);
-  const rows = h.length / d;
-  const mean = new Float64Array(rows),
-    second = new Float64Array(rows),
-    rstd = new Float64Array(rows);
-  const D = BigInt(d);
-  for (let r = 0; r < rows; r++) {
-    if (!rowIsFinite(h, r * d, d)) {
-      mean[r] = second[r] = rstd[r] = NaN;
-      continue;
-    }
-    const { S, P, Qn, Qd } = normalizeRow(norm, h, r * d, d, null, null, E, null);
-    mean[r] = sign(S) * ratioToDouble(S < 0n ? -S : S, D, -UNIT_EXP);
-    // σ² = (d·P − S²) u² / d², mean square = P u² / d
-    second[r] =
-      norm === 'layernorm' ? ratioToDouble(D * P - S * S, D * D, -2 * UNIT_EXP) : ratioToDouble(P, D, -2 * UNIT_EXP);
-    // LayerNorm: σ² + ε = Q u² / d², so rstd = d / (u √Q); RMSNorm: mean(h²) + ε = Q u², rstd = 1 / (u √Q)
-    const scale = norm === 'layernorm' ? D : 1n;
-    rstd[r] = Qn === 0n ? Infinity : rsqrtToDouble(Qn, Qd, UNIT_EXP) * Number(scale);
-  }
-  return norm === 'layernorm' ? { mean, variance: second, rstd } : { meanSquare: second, rstd };
 }
 
 // --- the metric of the accuracy contract

@@ -1,11 +1,11 @@
 // The exact oracle on rows whose exact answers are known by hand: representable results, ties
 // between two float32s (to even), the overflow threshold, subnormal results and the sign of zero,
 // near-constant rows at offsets of either sign up to d = 10^6; and its first guess against its
-// exact comparisons alone on random hard rows.
+// exact comparisons alone on random hard rows. Its statistics: stats.test.ts.
 import { describe, expect, it } from 'vitest';
 import { stepAway } from './hard-rows.mjs';
 import { rng } from './random.mjs';
-import { compareToExact, exactLayerNorm, exactRmsNorm, exactStats, F32_MAX, residualSum, sulp } from './exact.mjs';
+import { compareToExact, exactLayerNorm, exactRmsNorm, F32_MAX, residualSum, sulp } from './exact.mjs';
 
 /** A row of k values `high` and d − k values `low`: x̂ = ±√((d − k) / k)^±1, rational for the right k. */
 function twoLevel(d: number, k: number, low: number, high: number): Float32Array {
@@ -148,32 +148,6 @@ describe('exactRmsNorm', () => {
   it('takes no β', () => {
     const y = exactRmsNorm(new Float32Array([1, -1]), 2, { eps: 0, beta: new Float32Array([5, 5]) } as object);
     expect([...y]).toEqual([1, -1]);
-  });
-});
-
-describe('exactStats', () => {
-  it('mean, variance and rstd of LayerNorm; mean square and rstd of RMSNorm', () => {
-    const s = exactStats(new Float32Array([1, 2, 3, 4, 5, 5, 5, 5]), 4, { eps: 0.25 });
-    expect([...s.mean]).toEqual([2.5, 5]);
-    expect([...s.variance]).toEqual([1.25, 0]);
-    expect(Math.abs(s.rstd[0]! * Math.sqrt(1.5) - 1)).toBeLessThan(2 ** -51);
-    expect(s.rstd[1]).toBe(2);
-    const r = exactStats(new Float32Array([3, 4]), 2, { norm: 'rmsnorm', eps: 0 });
-    expect(r.meanSquare[0]).toBe(12.5);
-    expect(Math.abs(r.rstd[0]! * Math.sqrt(12.5) - 1)).toBeLessThan(2 ** -51);
-  });
-
-  it('beyond float32 range; exact where float64 sums are not; NaN rows; 1/0 where σ² + ε is 0', () => {
-    const tiny = exactStats(new Float32Array([1e-40, -1e-40]), 2, { eps: 0 });
-    expect(tiny.variance[0]).toBe(Math.fround(1e-40) ** 2);
-    expect(Math.abs(tiny.rstd[0]! * Math.fround(1e-40) - 1)).toBeLessThan(2 ** -51);
-    // 2^24 + 1 cannot be a float32, but the mean of 2^24 and 2^24 + 2 is 2^24 + 1, and float64
-    // holds it; with 2^60 beside, a float64 running sum loses the 1 and the ±2^60 cancel.
-    const s = exactStats(new Float32Array([2 ** 60, 2 ** 24, -(2 ** 60), 2 ** 24 + 2]), 4, { eps: 0 });
-    expect(s.mean[0]).toBe((2 ** 25 + 2) / 4);
-    const z = exactStats(new Float32Array([7, 7, NaN, 1]), 2, { eps: 0 });
-    expect([z.mean[0], z.variance[0], z.rstd[0]]).toEqual([7, 0, Infinity]);
-    expect([z.mean[1], z.variance[1], z.rstd[1]].every(Number.isNaN)).toBe(true);
   });
 });
 
