@@ -1,6 +1,7 @@
 import { test, expect, shot, ready, openCard, stageRow, GAMMA, BETA, D } from './fixtures';
 import { layerNormReference } from 'layernorm-wasm';
-import { maxRelErr, rowStats, testActivations, toText } from './helpers';
+import { exactStats } from '../kit/stats.mjs';
+import { maxRelErr, testActivations, toText } from './helpers';
 import type { Page } from '@playwright/test';
 
 /** Pixels of a stage chart that are coloured (the bars), not white or grey (axes, grid). */
@@ -28,14 +29,14 @@ test('one token through every stage: μ, σ², 1/σ and the stage table match a 
   await paste(page, x);
   await openCard(page, 'explain');
   await page.locator('#ex-row').fill('2');
-  const ref = { ...rowStats(x, D), y: layerNormReference(x, D, { gamma: GAMMA, beta: BETA }) };
+  const ref = { ...exactStats(x, D), y: layerNormReference(x, D, { gamma: GAMMA, beta: BETA }) };
   await expect(page.locator('#ex-token')).toHaveText('row 2');
   const mu = Number(await page.locator('#ex-mean').textContent());
   const v = Number(await page.locator('#ex-var').textContent());
   const rstd = Number(await page.locator('#ex-rstd').textContent());
   expect(Math.abs(mu - ref.mean[2]!)).toBeLessThan(1e-5 * Math.abs(ref.mean[2]!) + 1e-6);
   expect(Math.abs(v - ref.variance[2]!) / ref.variance[2]!).toBeLessThan(1e-5);
-  expect(Math.abs(rstd - 1 / Math.sqrt(ref.variance[2]! + 1e-5)) * Math.sqrt(ref.variance[2]!)).toBeLessThan(1e-5);
+  expect(Math.abs(rstd - ref.rstd[2]!) / ref.rstd[2]!).toBeLessThan(1e-5);
   const y = await stageRow(page, 'y');
   expect(y).toHaveLength(8);
   expect(maxRelErr(y, Array.from(ref.y.subarray(2 * D + 444, 2 * D + 452)))).toBeLessThan(1e-4);
@@ -104,17 +105,15 @@ test('where ln_f sits in GPT-2, and how bias-free LayerNorm and RMSNorm differ o
   const steps = page.getByRole('list', { name: 'GPT-2 small from tokens to logits' }).locator('li strong');
   await expect(steps).toHaveText(['Tokens', 'Embeddings', '12 transformer blocks', 'ln_f', 'Unembedding', 'Logits']);
   await page.locator('#ex-row').fill('1');
-  const row = x.subarray(D, 2 * D);
-  const mean = row.reduce((a, v) => a + v, 0) / D;
-  const rms = Math.sqrt(row.reduce((a, v) => a + v * v, 0) / D + 1e-5);
+  const { mean: means, variance } = exactStats(x, D);
+  const mean = means[1]!;
+  const rms = 1 / exactStats(x, D, { norm: 'rmsnorm' }).rstd[1]!; // √(mean(x²) + ε)
   const text = page.locator('#variants-text');
   await expect(text).toContainText(`For row 1: μ = ${Number(mean.toPrecision(4))}`);
   await expect(text).toContainText(`(with ε)`);
   const shown = Number(/root mean square √\(σ² \+ μ²\) = ([\d.]+)/.exec((await text.textContent()) ?? '')![1]);
   expect(Math.abs(shown - rms) / rms).toBeLessThan(1e-3);
-  await expect(text).toContainText(
-    `μ/σ = ${Number((mean / Math.sqrt(row.reduce((a, v) => a + (v - mean) ** 2, 0) / D)).toPrecision(3))} here`,
-  );
+  await expect(text).toContainText(`μ/σ = ${Number((mean / Math.sqrt(variance[1]!)).toPrecision(3))} here`);
   await expect(text).toContainText('Bias-free LayerNorm is LayerNorm minus β');
   await expect(page.locator('#variants-chart canvas')).toHaveCount(1);
 });

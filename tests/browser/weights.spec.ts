@@ -17,6 +17,7 @@ import { readNpy } from 'layernorm-wasm/io';
 import { normGguf, qwenCheckpoint, QWEN_CONFIG_URL, QWEN_D, QWEN_EPS, QWEN_URL } from './checkpoints';
 import { maxRelErr, npy, testActivations, toText } from './helpers';
 import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../io/fixtures';
+import { exactStats } from '../kit/stats.mjs';
 import type { Download, Page } from '@playwright/test';
 
 async function text(d: Download): Promise<string> {
@@ -264,13 +265,11 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   // Per-row statistics are RMSNorm's: mean(x²) and 1/√(mean(x²) + ε).
   await expect(page.locator('#stats-table thead th')).toHaveText(['row', 'mean(x²)', '1/√(mean(x²)+ε)']);
   const cells = page.locator('#stats-table tbody tr');
+  const stats = exactStats(x, D, { norm: 'rmsnorm', eps: 1e-6 });
   for (let r = 0; r < 3; r++) {
-    let squares = 0;
-    for (let j = 0; j < D; j++) squares += x[r * D + j]! ** 2;
-    const ms = squares / D;
     const [shownMs, shownRstd] = await cells.nth(r).locator('td').allTextContents();
-    expectPrinted(shownMs!, ms, `row ${r}: mean(x²)`);
-    expectPrinted(shownRstd!, 1 / Math.sqrt(ms + 1e-6), `row ${r}: rstd`);
+    expectPrinted(shownMs!, stats.meanSquare[r]!, `row ${r}: mean(x²)`);
+    expectPrinted(shownRstd!, stats.rstd[r]!, `row ${r}: rstd`);
   }
 
   // The check: against rmsNormReference, and the SIMD build against the scalar one, bit for bit.
@@ -328,11 +327,9 @@ test('a safetensors checkpoint whose config.json says rms_norm_eps is explained 
   await expect(page.locator('#param-count')).toHaveText('γ 896 = 896 (no β)');
   await page.locator('#ex-row').fill('2');
   await expect(page.locator('#ex-token')).toHaveText('row 2');
-  let squares = 0;
-  for (let j = 0; j < d; j++) squares += x[2 * d + j]! ** 2;
-  const ms = squares / d;
-  expectPrinted((await page.locator('#ex-ms').textContent())!, ms, 'mean(x²)');
-  expectPrinted((await page.locator('#ex-rstd').textContent())!, 1 / Math.sqrt(ms + QWEN_EPS), 'rstd');
+  const row2 = exactStats(x, d, { norm: 'rmsnorm', eps: QWEN_EPS });
+  expectPrinted((await page.locator('#ex-ms').textContent())!, row2.meanSquare[2]!, 'mean(x²)');
+  expectPrinted((await page.locator('#ex-rstd').textContent())!, row2.rstd[2]!, 'rstd');
   await expect(page.locator('#ex-mean')).toHaveCount(0);
   const figures = page.locator('#stages figure:visible strong');
   await expect(figures).toHaveText(['x', 'x̂ = x · rstd', 'y = γ ⊙ x̂']);

@@ -1,4 +1,4 @@
-// The command line, in process against the float64 oracles (the program's logic) and as the built
+// The command line, in process against the test kit's exact oracle (the program's logic) and as the built
 // bin (dist/cli/index.js) in a child process. Long because it is one table of runs and messages.
 import { execFile } from 'node:child_process';
 import {
@@ -19,9 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../web/src/cli/index.js';
 import { readNpy, writeNpy } from '../../web/src/io/index.js';
 import { compareOutputs } from '../../web/src/metrics.js';
-import { layerNormReference, rmsNormReference } from '../../web/src/reference.js';
 import type { LayerNormRuntime } from '../../web/src/types.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { exactLayerNorm, exactRmsNorm } from '../kit/exact.mjs';
+import { exactReference } from '../kit/stats.mjs';
 import { buildGguf, buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
 
 const SEED = 31337;
@@ -30,19 +31,7 @@ const ROWS = 6;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const distCli = join(root, 'dist', 'cli', 'index.js');
 
-/** The runtime contract backed by the float64 reference, so the CLI runs without the wasm build. */
-/** The float64 statistics of each row (RMSNorm: mean 0), into the call's mean / rstd. */
-function rowStats(x: Float32Array, d: number, eps: number, rms: boolean, mean?: Float64Array, rstd?: Float64Array) {
-  for (let r = 0; r < x.length / d; r++) {
-    const row = x.subarray(r * d, (r + 1) * d);
-    const m = rms ? 0 : row.reduce((a, b) => a + b, 0) / d;
-    const v = row.reduce((a, b) => a + (b - m) ** 2, 0) / d;
-    if (mean) mean[r] = m;
-    if (rstd) rstd[r] = 1 / Math.sqrt(v + eps);
-  }
-}
-
-/** A runtime made of the float64 oracles, so the in-process tests check the program, not a kernel. */
+/** A runtime made of the test kit's exact oracle, so the in-process tests check the program, not a kernel. */
 async function referenceRuntime(): Promise<LayerNormRuntime> {
   type Options = { gamma?: Float32Array | null; beta?: Float32Array | null; eps?: number } & {
     mean?: Float64Array;
@@ -52,12 +41,15 @@ async function referenceRuntime(): Promise<LayerNormRuntime> {
     backend: 'scalar',
     kernel: 'reference',
     layerNorm(x: Float32Array, d: number, o: Options = {}) {
-      rowStats(x, d, o.eps ?? 1e-5, false, o.mean, o.rstd);
-      return layerNormReference(x, d, { gamma: o.gamma, beta: o.beta, eps: o.eps });
+      const r = exactReference(x, d, { gamma: o.gamma, beta: o.beta, eps: o.eps });
+      o.mean?.set(r.mean);
+      o.rstd?.set(r.rstd);
+      return r.y;
     },
     rmsNorm(x: Float32Array, d: number, o: Options = {}) {
-      rowStats(x, d, o.eps ?? 1e-5, true, undefined, o.rstd);
-      return rmsNormReference(x, d, { gamma: o.gamma, eps: o.eps });
+      const r = exactReference(x, d, { norm: 'rmsnorm', gamma: o.gamma, eps: o.eps });
+      o.rstd?.set(r.rstd);
+      return r.y;
     },
   } as unknown as LayerNormRuntime;
 }
@@ -67,7 +59,7 @@ let server: FixtureServer;
 const { gamma, beta } = lnfValues(SEED, D);
 const r = rng(SEED);
 const x = Float32Array.from({ length: ROWS * D }, (_, i) => (r() - 0.5) * 8 + (i % D === 3 ? 50 : 0));
-const yRef = layerNormReference(x, D, { gamma, beta, eps: 1e-5 });
+const yRef = exactLayerNorm(x, D, { gamma, beta, eps: 1e-5 });
 const weightsFile = toBytes(
   buildSafetensors([
     { name: 'h.0.ln_1.bias', dtype: 'F32', shape: [D], data: f32Bytes(beta) },
@@ -195,7 +187,7 @@ describe('CLI (in process, reference runtime)', () => {
       p('y_nb.npy'),
     );
     expect(nobias.out).toContain('weights   ln_f.weight (no bias)');
-    expect(readNpy(readFileSync(p('y_nb.npy'))).data).toEqual(layerNormReference(x, D, { gamma, eps: 1e-5 }));
+    expect(readNpy(readFileSync(p('y_nb.npy'))).data).toEqual(exactLayerNorm(x, D, { gamma, eps: 1e-5 }));
     const npy = await cli(
       '--weights',
       p('gamma.npy'),
@@ -310,7 +302,7 @@ describe('CLI (in process, reference runtime)', () => {
     );
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain(`d = ${D}, eps = 0.5 (from the checkpoint)`);
-    expect(readNpy(readFileSync(p('y_eps.npy'))).data).toEqual(layerNormReference(x, D, { gamma, beta, eps: 0.5 }));
+    expect(readNpy(readFileSync(p('y_eps.npy'))).data).toEqual(exactLayerNorm(x, D, { gamma, beta, eps: 0.5 }));
     const given = await cli(
       '--weights',
       p('model.safetensors'),
@@ -328,7 +320,7 @@ describe('CLI (in process, reference runtime)', () => {
     const xNaN = x.slice();
     xNaN[2 * D + 1] = NaN; // row 2 comes out all NaN
     writeFileSync(p('x_nan.npy'), writeNpy(xNaN, [ROWS, D]));
-    const yNaN = layerNormReference(xNaN, D, { gamma, beta, eps: 1e-5 });
+    const yNaN = exactLayerNorm(xNaN, D, { gamma, beta, eps: 1e-5 });
     writeFileSync(p('y_nan.npy'), writeNpy(yNaN, [ROWS, D]));
     const same = await cli('--weights', p('model.safetensors'), '--in', p('x_nan.npy'), '--expect', p('y_nan.npy'));
     expect(same.code, same.out).toBe(0);
@@ -359,7 +351,7 @@ describe('CLI (in process, reference runtime)', () => {
     expect(res.out).toContain('eps = 0.000001 (from the checkpoint)');
     expect(res.out).not.toContain('mean      ');
     const y = readNpy(new Uint8Array(readFileSync(p('y_rms.npy'))));
-    const exact = rmsNormReference(x, D, { gamma, eps: 1e-6 });
+    const exact = exactRmsNorm(x, D, { gamma, eps: 1e-6 });
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
   });
 
