@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { float32ToHalfBits, type LayerNormRuntime } from '../../dist/index.js';
 import { freshRuntime } from '../helpers/heap-growth.mjs';
-import { gaussian, rng } from '../helpers/cases.js';
+import { gaussian, rng } from '../kit/random.mjs';
 
 /** Allocates every byte wasm memory can still hold, down to 16-byte blocks; returns them to free. */
 function exhaust(module: { _malloc(n: number): number }): number[] {

@@ -376,7 +376,7 @@ describe('CLI (in process, reference runtime)', () => {
     expect(res.out).toContain('weights   RMSNorm model.norm.weight [F32] from ');
     expect(res.out).toContain(', γ = 1 + w (Gemma 1, 2, 3)');
     const y = readNpy(new Uint8Array(readFileSync(p('y_gemma.npy'))));
-    const exact = rmsNormReference(x, D, { gamma: Float32Array.from(gamma, (w) => 1 + w), eps: 1e-6 });
+    const exact = exactRmsNorm(x, D, { gamma: Float32Array.from(gamma, (w) => 1 + w), eps: 1e-6 });
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
   });
 
@@ -392,7 +392,7 @@ describe('CLI (in process, reference runtime)', () => {
     writeFileSync(p('w4.safetensors'), w4);
     const x34 = x.slice(0, 12);
     writeFileSync(p('x34.npy'), writeNpy(x34, [3, 4]));
-    const y34 = layerNormReference(x34, 4, { gamma: g4.gamma, beta: g4.beta, eps: 1e-5 });
+    const y34 = exactLayerNorm(x34, 4, { gamma: g4.gamma, beta: g4.beta, eps: 1e-5 });
     writeFileSync(p('y43.npy'), writeNpy(y34, [4, 3]));
     writeFileSync(p('y134.npy'), writeNpy(y34, [1, 3, 1, 4]));
     const wrong = await cli('--weights', p('w4.safetensors'), '--in', p('x34.npy'), '--expect', p('y43.npy'));

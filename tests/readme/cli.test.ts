@@ -2,7 +2,7 @@
  * The README's command line, run as written by a shell in a user's project (the package in
  * node_modules, its bin on npx's path), with `gpt2` read from the local stand-in for the Hub
  * (offline-fetch.mjs, loaded into the CLI's Node with --import). Its x.npy is the prelude's x;
- * its y_ref.npy, which the README makes with PyTorch, is the package's float64 reference with the
+ * its y_ref.npy, which the README makes with PyTorch, is the test kit's exact answer with the
  * served checkpoint's γ, β and ε.
  */
 import { execFile } from 'node:child_process';
@@ -10,9 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { init, layerNormReference } from 'layernorm-wasm';
+import { init } from 'layernorm-wasm';
 import { readNpy, writeNpy } from 'layernorm-wasm/io';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { exactLayerNorm } from '../kit/exact.mjs';
 import { specBlocks } from './blocks.js';
 import { makeConsumer, type Consumer } from './consumer.js';
 import { hubFiles, preludeArrays } from './fixtures.js';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   hub = await startFixtureServer({ files: hubFiles() });
   consumer = makeConsumer();
   consumer.write('x.npy', writeNpy(x, shape));
-  consumer.write('y_ref.npy', writeNpy(layerNormReference(x, 768, { gamma, beta, eps: 1e-5 }), shape));
+  consumer.write('y_ref.npy', writeNpy(exactLayerNorm(x, 768, { gamma, beta, eps: 1e-5 }), shape));
 });
 afterAll(async () => {
   consumer?.remove();

@@ -4,7 +4,7 @@
  * for the URLs the examples name, which a local server on 127.0.0.1 answers instead.
  */
 import type { VirtualFile } from '../helpers/fixture-server.js';
-import { gaussian, gpt2Like, rng } from '../helpers/cases.js';
+import { gaussian, gpt2Like, rng } from '../kit/random.mjs';
 import { gpt2Safetensors } from '../io/fixtures.js';
 
 /** The seed of the GPT-2-like ln_f, the same as the browser suite's checkpoint (tests/browser/fixtures.ts). */

@@ -8,7 +8,7 @@
 //   rows        128: x as [2, 64, 768] has 128 rows of d
 //   shape       [2, 64, 768]
 //   x           GPT-2-like final residual stream, Float32Array(rows · d): N(0, 1) with the massive
-//               channels 447 (+100…3000), 138 and 378 (−100…−1000) (tests/helpers/cases.ts gpt2Like)
+//               channels 447 (+100…3000), 138 and 378 (−100…−1000) (the test kit's gpt2Like, tests/kit/random.mjs)
 //   x2          another draw of the same, for a second call
 //   r           the residual stream added before the norm, another GPT-2-like draw
 //   gamma, beta GPT-2-like ln_f: the γ and β of the checkpoint the tests serve as
