@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, ready, openCard, D, GAMMA, BETA } from './fixtures';
-import { normGguf } from './checkpoints';
+import { normGguf } from '../kit/checkpoints/index.mjs';
 import { layerNormReference } from 'layernorm-wasm';
 import { npy, testActivations } from './helpers';
 import type { Page } from '@playwright/test';

@@ -6,9 +6,9 @@
 import { test, expect, ready, HF_URL, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
 import { layerNormReference } from 'layernorm-wasm';
-import { writeNpyHeader } from 'layernorm-wasm/io';
+import { npyHeader as writeNpyHeader } from '../kit/checkpoints/index.mjs';
 import { npy, testActivations, toText } from './helpers';
-import { buildSafetensors, f32Bytes, toBytes } from '../io/fixtures';
+import { buildSafetensors, f32Bytes, toBytes } from '../kit/checkpoints/index.mjs';
 import type { Page, Route } from '@playwright/test';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,14 +8,13 @@
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server';
-import { gpt2Safetensors } from '../io/fixtures';
+import { LN_F_SEED, configJson, gpt2Config, gpt2Safetensors } from '../kit/checkpoints/index.mjs';
 
 export const HF_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
 /** The Hub's config.json beside the checkpoint, which the loader reads for ε (GPT-2's: 1e-5). */
 export const HF_CONFIG_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/config.json';
-const CONFIG = JSON.stringify({ model_type: 'gpt2', layer_norm_epsilon: 1e-5, n_embd: 768 });
 /** The checkpoint every test serves: GPT-2's layout, seeded γ and β. */
-export const CHECKPOINT = gpt2Safetensors(7);
+export const CHECKPOINT = gpt2Safetensors(LN_F_SEED);
 export const { gamma: GAMMA, beta: BETA } = CHECKPOINT;
 export const D = 768;
 
@@ -30,7 +29,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   server: [
     async ({}, use) => {
       const server = await startFixtureServer({
-        files: { 'model.safetensors': CHECKPOINT.file, 'config.json': new TextEncoder().encode(CONFIG) },
+        files: { 'model.safetensors': CHECKPOINT.file, 'config.json': configJson(gpt2Config()) },
       });
       await use(server);
       await server.close();

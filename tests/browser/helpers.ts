@@ -1,10 +1,11 @@
 /**
- * Test data and small comparisons for the browser tests. The references and the .npy codec are the
- * package's own (`layerNormReference`, `rmsNormReference`, `readNpy`, `writeNpy`, `writeNpyHeader`),
- * imported from the built package by name as an application would; the statistics the page lists
- * are checked against the test kit's (tests/kit/stats.mjs).
+ * Test data and small comparisons for the browser tests. The references and the .npy reader are the
+ * package's own (`layerNormReference`, `rmsNormReference`, `readNpy`), imported from the built
+ * package by name as an application would; the files the page is given are the test kit's
+ * (tests/kit/checkpoints/), and the statistics it lists are checked against the kit's
+ * (tests/kit/stats.mjs).
  */
-import { writeNpy } from 'layernorm-wasm/io';
+import { npy as npyBytes } from '../kit/checkpoints/index.mjs';
 
 export const D = 768;
 
@@ -21,9 +22,9 @@ export function testActivations(rows: number, d = D, seed = 1): Float32Array {
   return x;
 }
 
-/** A float32 .npy (the package's writer) as the Buffer Playwright's setInputFiles takes. */
+/** A float32 .npy (the test kit's writer) as the Buffer Playwright's setInputFiles takes. */
 export function npy(data: Float32Array, shape: number[]): Buffer {
-  return Buffer.from(writeNpy(data, shape));
+  return Buffer.from(npyBytes(data, shape));
 }
 
 /** Largest |a − b| / (1 + |b|): absolute error for small values, relative for large ones. */

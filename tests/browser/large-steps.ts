@@ -7,7 +7,7 @@ import { expect, type Page } from '@playwright/test';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { D } from './fixtures';
-import { writeNpyHeader } from 'layernorm-wasm/io';
+import { npyHeader } from '../kit/checkpoints/index.mjs';
 import { testActivations } from './helpers';
 
 export const LARGE_ROWS = 16_384; // 50 MB of float32 at d = 768
@@ -27,7 +27,7 @@ export function writeLargeNpy(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'x.npy');
   const fd = openSync(path, 'w');
-  writeSync(fd, writeNpyHeader([LARGE_ROWS, D]));
+  writeSync(fd, npyHeader([LARGE_ROWS, D]));
   const block = testActivations(1024, D, 3);
   for (let r = 0; r < LARGE_ROWS; r += 1024) writeSync(fd, new Uint8Array(block.buffer));
   closeSync(fd);

@@ -1,9 +1,10 @@
 import { test, expect, shot, ready, openCard, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
 import { layerNormReference } from 'layernorm-wasm';
-import { readNpy, writeNpyHeader } from 'layernorm-wasm/io';
+import { readNpy } from 'layernorm-wasm/io';
+import { npyHeader as writeNpyHeader } from '../kit/checkpoints/index.mjs';
 import { maxRelErr } from './helpers';
-import { rawNpy } from '../io/fixtures';
+import { rawNpy } from '../kit/checkpoints/index.mjs';
 import { closeSync, mkdirSync, openSync, writeSync, truncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { test, expect, HF_URL, GAMMA, BETA, D } from './fixtures';
-import { normGguf } from './checkpoints';
+import { normGguf } from '../kit/checkpoints/index.mjs';
 import { serveWorkerPage } from './worker-page';
 
 const site = serveWorkerPage();

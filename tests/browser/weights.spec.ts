@@ -14,9 +14,9 @@ import {
 } from './fixtures';
 import { compareOutputs, layerNormReference, rmsNormReference } from 'layernorm-wasm';
 import { readNpy } from 'layernorm-wasm/io';
-import { normGguf, qwenCheckpoint, QWEN_CONFIG_URL, QWEN_D, QWEN_EPS, QWEN_URL } from './checkpoints';
+import { normGguf, qwenCheckpoint, QWEN_CONFIG_URL, QWEN_D, QWEN_EPS, QWEN_URL } from '../kit/checkpoints/index.mjs';
 import { maxRelErr, npy, testActivations, toText } from './helpers';
-import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../io/fixtures';
+import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../kit/checkpoints/index.mjs';
 import { exactStats } from '../kit/stats.mjs';
 import type { Download, Page } from '@playwright/test';
 

@@ -1,7 +1,7 @@
 // Inputs that several I/O targets share: mutated bytes of a valid file, text, and input nested
 // deeper than any engine's call stack.
 import fc from 'fast-check';
-import { concat, le32, le64, utf8 } from './bytes.mjs';
+import { NPY_MAGIC, concat, le32, le64, utf8 } from '../kit/checkpoints/index.mjs';
 
 /** Random edits of a valid file: byte flips, truncation, insertion, little-endian integer overwrites. */
 export function mutatedBytes(sample) {
@@ -95,12 +95,7 @@ export function deepNpyArbitrary() {
       const fields = { descr: "'<f4'", fortran_order: 'False', shape: '(1,)', [key]: nested };
       const dict = `{'descr': ${fields.descr}, 'fortran_order': ${fields.fortran_order}, 'shape': ${fields.shape}, }`;
       const header = utf8(dict + '\n');
-      return concat([
-        Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 2, 0),
-        le32(header.length),
-        header,
-        new Uint8Array(4),
-      ]);
+      return concat([NPY_MAGIC, Uint8Array.of(2, 0), le32(header.length), header, new Uint8Array(4)]);
     });
 }
 

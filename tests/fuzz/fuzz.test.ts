@@ -4,8 +4,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
 import { DOCUMENTED_ERRORS } from './api/catalogue.mjs';
-// @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
-import { sampleGguf, sampleSafetensors } from './samples.mjs';
+import { sampleGguf, sampleSafetensors } from '../kit/checkpoints/index.mjs';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
 import { buildCase, checkDifferential } from './targets/differential.mjs';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs

@@ -24,35 +24,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { bytesFile, type VirtualFile } from '../kit/checkpoints/bytes.mjs';
 
-export interface VirtualFile {
-  readonly size: number;
-  /** Bytes [start, end) of the file. */
-  slice(start: number, end: number): Uint8Array;
-}
-
-export function bytesFile(bytes: Uint8Array): VirtualFile {
-  return { size: bytes.length, slice: (start, end) => bytes.subarray(start, end) };
-}
-
-/** A file of `size` bytes that is zero except for the given segments. */
-export function sparseFile(size: number, segments: Array<{ offset: number; bytes: Uint8Array }>): VirtualFile {
-  for (const s of segments) {
-    if (s.offset < 0 || s.offset + s.bytes.length > size) throw new RangeError('sparseFile: segment outside the file');
-  }
-  return {
-    size,
-    slice(start, end) {
-      const out = new Uint8Array(end - start);
-      for (const { offset, bytes } of segments) {
-        const from = Math.max(start, offset);
-        const to = Math.min(end, offset + bytes.length);
-        if (to > from) out.set(bytes.subarray(from - offset, to - offset), from - start);
-      }
-      return out;
-    },
-  };
-}
+export type { VirtualFile };
 
 export const SERVE_MODES = [
   'range',

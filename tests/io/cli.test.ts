@@ -23,7 +23,8 @@ import type { LayerNormRuntime } from '../../web/src/types.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { exactLayerNorm, exactRmsNorm } from '../kit/exact.mjs';
 import { exactReference } from '../kit/stats.mjs';
-import { buildGguf, buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
+import { buildGguf, buildSafetensors, f32Bytes, lnfValues, toBytes } from '../kit/checkpoints/index.mjs';
+import { rng } from '../kit/random.mjs';
 
 const SEED = 31337;
 const D = 32;

@@ -12,7 +12,7 @@ import { init, type LayerNormRuntime } from '../../dist/index.js';
 import { loadLayerNormWeights, loadNormWeights, type NormWeights } from '../../web/src/io/index.js';
 import { FAMILIES, type NormFamily } from '../../web/src/io/architectures.js';
 import { NORMS, type NormKind } from '../../web/src/norms.js';
-import { buildGguf, buildSafetensors, f32Bytes, toBytes, type GgufValue } from './fixtures.js';
+import { buildGguf, buildSafetensors, f32Bytes, toBytes, type GgufValue } from '../kit/checkpoints/index.mjs';
 
 const D = 8;
 /** A stored weight w with zeros and negatives, so that w and 1 + w differ everywhere. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError, loadLayerNormWeights, openByteSource } from '../../web/src/io/index.js';
 import { readGgufIndex } from '../../web/src/io/gguf.js';
-import { buildGguf, f32Bytes, gpt2Gguf, lnfValues, u16Bytes } from './fixtures.js';
+import { buildGguf, f32Bytes, gpt2Gguf, lnfValues, u16Bytes } from '../kit/checkpoints/index.mjs';
 
 const SEED = 4242;
 

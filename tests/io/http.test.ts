@@ -9,11 +9,21 @@ import {
   GPT2_SAFETENSORS_URL,
   loadLayerNormWeights,
   openByteSource,
-  writeNpy,
 } from '../../web/src/io/index.js';
-import { sparseFile, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { rejection, thrown } from '../helpers/errors.js';
-import { buildSafetensors, f32Bytes, gpt2Gguf, gpt2Safetensors, lnfValues, toBytes, u16Bytes } from './fixtures.js';
+import {
+  buildSafetensors,
+  f32Bytes,
+  gpt2Gguf,
+  gpt2Safetensors,
+  lnfValues,
+  npy,
+  rawSafetensors,
+  sparseFile,
+  toBytes,
+  u16Bytes,
+} from '../kit/checkpoints/index.mjs';
 
 const SEED = 548105;
 const GPT2_SIZE_MIN = 548_000_000;
@@ -45,8 +55,8 @@ beforeAll(async () => {
       'gpt2.gguf': gguf.bytes,
       'small.safetensors': smallFile,
       'f16.safetensors': f16File,
-      'gamma.npy': writeNpy(small.gamma, [64]),
-      'beta.npy': writeNpy(small.beta, [64]),
+      'gamma.npy': npy(small.gamma, [64]),
+      'beta.npy': npy(small.beta, [64]),
       'config.json': new TextEncoder().encode(JSON.stringify({ model_type: 'gpt2', layer_norm_epsilon: 1e-5 })),
     },
     slowDelayMs: 40,
@@ -300,9 +310,7 @@ describe('HTTP failures', () => {
   });
 
   it('refuses a header longer than the file before allocating it', async () => {
-    const bytes = new Uint8Array(64);
-    new DataView(bytes.buffer).setBigUint64(0, 1000n, true);
-    server.addFile('lying.safetensors', bytes);
+    server.addFile('lying.safetensors', rawSafetensors('', new Uint8Array(56), 1000));
     const error = await rejection(loadLayerNormWeights(server.url('lying.safetensors')));
     expect(error).toBeInstanceOf(FormatError);
     expect(error.message).toContain('header length 1000 bytes is larger than the 56 bytes after the length field');

@@ -1,10 +1,19 @@
 // Which norm a checkpoint holds and its ε: GGUF metadata, config.json, and the Hub's config.json
 // beside a Hub URL. A Llama-family final norm is an RMSNorm and must not load as a LayerNorm.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FetchError, FormatError, loadLayerNormWeights, loadNormWeights, writeNpy } from '../../web/src/io/index.js';
+import { FetchError, FormatError, loadLayerNormWeights, loadNormWeights } from '../../web/src/io/index.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { rejection } from '../helpers/errors.js';
-import { buildGguf, buildSafetensors, f32Bytes, gpt2Gguf, lnfValues, toBytes, type GgufValue } from './fixtures.js';
+import {
+  buildGguf,
+  buildSafetensors,
+  f32Bytes,
+  gpt2Gguf,
+  lnfValues,
+  npy,
+  toBytes,
+  type GgufValue,
+} from '../kit/checkpoints/index.mjs';
 
 const SEED = 9090;
 const D = 64;
@@ -212,11 +221,11 @@ describe('config.json', () => {
       'expected a bias beside "ln_f.weight", but it is the gain of an RMSNorm (the config object (model_type "t5"): layer_norm_epsilon = 0.000001), which has none; leave out options.bias',
     );
     const pair = await rejection(
-      loadNormWeights({ gamma: writeNpy(gamma, [D]), beta: writeNpy(beta, [D]) }, { config: llamaConfig }),
+      loadNormWeights({ gamma: npy(gamma, [D]), beta: npy(beta, [D]) }, { config: llamaConfig }),
     );
     expect(pair).toBeInstanceOf(FormatError);
     expect(pair.message).toContain('expected a gain only: the config says RMSNorm');
-    const lone = await loadNormWeights({ gamma: writeNpy(gamma, [D]) }, { config: llamaConfig });
+    const lone = await loadNormWeights({ gamma: npy(gamma, [D]) }, { config: llamaConfig });
     expect([lone.norm, lone.eps, lone.format]).toEqual(['rmsnorm', 1e-6, 'npy']);
   });
 

@@ -14,7 +14,8 @@ import {
   writeNpyHeader,
 } from '../../web/src/io/index.js';
 import { rejection, thrown } from '../helpers/errors.js';
-import { rawNpy, rng } from './fixtures.js';
+import { rawNpy } from '../kit/checkpoints/index.mjs';
+import { rng } from '../kit/random.mjs';
 
 const SEED = 20261130;
 

@@ -14,7 +14,7 @@ import {
   readNpyHeader,
   writeNpy,
 } from '../../web/src/io/index.js';
-import { buildGguf, buildSafetensors, f32Bytes, rawNpy, toBytes } from './fixtures.js';
+import { buildGguf, buildSafetensors, f32Bytes, rawNpy, toBytes } from '../kit/checkpoints/index.mjs';
 
 const CATALOGUE = new URL('../../web/docs/errors.md', import.meta.url);
 

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError, loadLayerNormWeights } from '../../web/src/io/index.js';
-import { buildSafetensors, f32Bytes, lnfValues, toBytes, u16Bytes, type SafetensorsTensor } from './fixtures.js';
+import {
+  buildSafetensors,
+  f32Bytes,
+  lnfValues,
+  rawSafetensors,
+  toBytes,
+  u16Bytes,
+  type SafetensorsTensor,
+} from '../kit/checkpoints/index.mjs';
 import { rejection } from '../helpers/errors.js';
 
 const SEED = 7001;
 const D = 16;
-
-/** A safetensors file from a raw header string and data section. */
-function rawSafetensors(header: string, data = new Uint8Array(0), declaredLength?: bigint): Uint8Array {
-  const json = new TextEncoder().encode(header);
-  const out = new Uint8Array(8 + json.length + data.length);
-  new DataView(out.buffer).setBigUint64(0, declaredLength ?? BigInt(json.length), true);
-  out.set(json, 8);
-  out.set(data, 8 + json.length);
-  return out;
-}
 
 function vec(name: string, values: Float32Array): SafetensorsTensor {
   return { name, dtype: 'F32', shape: [values.length], data: f32Bytes(values) };

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { init } from 'layernorm-wasm';
-import { readNpy, writeNpy } from 'layernorm-wasm/io';
+import { readNpy } from 'layernorm-wasm/io';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { npy } from '../kit/checkpoints/index.mjs';
 import { exactLayerNorm } from '../kit/exact.mjs';
 import { specBlocks } from './blocks.js';
 import { makeConsumer, type Consumer } from './consumer.js';
@@ -27,8 +28,8 @@ let consumer: Consumer;
 beforeAll(async () => {
   hub = await startFixtureServer({ files: hubFiles() });
   consumer = makeConsumer();
-  consumer.write('x.npy', writeNpy(x, shape));
-  consumer.write('y_ref.npy', writeNpy(exactLayerNorm(x, 768, { gamma, beta, eps: 1e-5 }), shape));
+  consumer.write('x.npy', npy(x, shape));
+  consumer.write('y_ref.npy', npy(exactLayerNorm(x, 768, { gamma, beta, eps: 1e-5 }), shape));
 });
 afterAll(async () => {
   consumer?.remove();

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:net';
 import type { Page } from '@playwright/test';
-import { buildSafetensors, f32Bytes, gpt2Safetensors, toBytes } from '../io/fixtures';
+import { buildSafetensors, f32Bytes, gpt2Safetensors, toBytes } from '../kit/checkpoints/index.mjs';
 import { errorsRow } from './errors-doc';
 import { expect, openExamplesPage, test } from './chromium';
 

@@ -3,12 +3,9 @@
  * tests/readme/prelude.mjs for every identifier), and the files the Hugging Face Hub would serve
  * for the URLs the examples name, which a local server on 127.0.0.1 answers instead.
  */
-import type { VirtualFile } from '../helpers/fixture-server.js';
+import { LN_F_SEED, configJson, gpt2Config, gpt2Safetensors, type VirtualFile } from '../kit/checkpoints/index.mjs';
 import { gaussian, gpt2Like, rng } from '../kit/random.mjs';
-import { gpt2Safetensors } from '../io/fixtures.js';
 
-/** The seed of the GPT-2-like ln_f, the same as the browser suite's checkpoint (tests/browser/fixtures.ts). */
-const LN_F_SEED = 7;
 const D = 768;
 const ROWS = 128;
 
@@ -51,9 +48,8 @@ const GPT2 = 'openai-community/gpt2/resolve/main';
  * GPT-2-like ln_f (zeros elsewhere, never held in memory) and its config.json.
  */
 export function hubFiles(): Record<string, VirtualFile | Uint8Array> {
-  const config = { model_type: 'gpt2', architectures: ['GPT2LMHeadModel'], layer_norm_epsilon: 1e-5, n_embd: D };
   return {
     [`${GPT2}/model.safetensors`]: gpt2Safetensors(LN_F_SEED).file,
-    [`${GPT2}/config.json`]: new TextEncoder().encode(JSON.stringify(config)),
+    [`${GPT2}/config.json`]: configJson(gpt2Config()),
   };
 }

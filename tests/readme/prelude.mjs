@@ -12,7 +12,7 @@
 //   x2          another draw of the same, for a second call
 //   r           the residual stream added before the norm, another GPT-2-like draw
 //   gamma, beta GPT-2-like ln_f: the γ and β of the checkpoint the tests serve as
-//               GPT2_SAFETENSORS_URL (tests/io/fixtures.ts lnfValues, seed 7)
+//               GPT2_SAFETENSORS_URL (tests/kit/checkpoints/models.mjs lnfValues, LN_F_SEED)
 //   bias        Float32Array(d), the residual's bias: N(0, 0.02²)
 //   y           rt.layerNorm(x, d, { gamma, beta }): an output of the right length
 //   h           Float32Array(rows · d), where a fused residual call leaves x + r + bias
@@ -22,7 +22,7 @@
 //   bar         something with a `value` to show progress: a <progress> on a page, else { value: 0 }
 //
 // The seeded arrays (x, x2, r, gamma, beta, bias) are made in Node by the test kit
-// (tests/readme/prelude-arrays.ts) and handed over as bytes; everything else is made here, in the
+// (tests/readme/fixtures.ts) and handed over as bytes; everything else is made here, in the
 // place the block runs, by the package as it is imported there.
 import { float32ToHalfBits, init } from 'layernorm-wasm';
 import { writeNpy } from 'layernorm-wasm/io';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { bytesArbitrary } from '../arbitraries.mjs';
 import { checkLoadWeights } from '../checks.mjs';
-import { sampleGguf } from '../samples.mjs';
+import { sampleGguf } from '../../kit/checkpoints/index.mjs';
 
 export function ioGgufTarget({ io }) {
   const bytes = bytesArbitrary(sampleGguf());

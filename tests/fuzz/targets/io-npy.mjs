@@ -2,10 +2,10 @@
 import fc from 'fast-check';
 import { deepNpyArbitrary, mutatedOrDeep } from '../arbitraries.mjs';
 import { checkSync } from '../checks.mjs';
-import { sampleNpy } from '../samples.mjs';
+import { sampleNpy } from '../../kit/checkpoints/index.mjs';
 
 export function ioNpyTarget({ io }) {
-  const npy = sampleNpy(io);
+  const npy = sampleNpy();
   return {
     name: 'io-npy',
     async: false,

@@ -1,10 +1,9 @@
 // The `io-safetensors` fuzz target: loadLayerNormWeights on arbitrary, mutated and deeply nested
 // safetensors bytes.
 import fc from 'fast-check';
-import { concat, le64, utf8 } from '../bytes.mjs';
 import { mutatedOrDeep } from '../arbitraries.mjs';
 import { checkLoadWeights } from '../checks.mjs';
-import { sampleSafetensors } from '../samples.mjs';
+import { concat, le64, sampleSafetensors, utf8 } from '../../kit/checkpoints/index.mjs';
 
 /** safetensors files whose header nests arrays n deep where a tensor's fields belong. */
 export const deepSafetensorsArbitrary = fc

@@ -3,10 +3,10 @@
 import fc from 'fast-check';
 import { deepNpyArbitrary, mutatedOrDeep } from '../arbitraries.mjs';
 import { checkLoadWeights } from '../checks.mjs';
-import { sampleNpy } from '../samples.mjs';
+import { sampleNpy } from '../../kit/checkpoints/index.mjs';
 
 export function ioWeightsNpyTarget({ io }) {
-  const bytes = mutatedOrDeep(sampleNpy(io, [4]), deepNpyArbitrary());
+  const bytes = mutatedOrDeep(sampleNpy([4]), deepNpyArbitrary());
   return {
     name: 'io-weights-npy',
     async: true,
