@@ -1,9 +1,9 @@
 // The kit's checkpoint writers write each format as its own reference writer does: .npy byte for
 // byte as NumPy's np.save (where a Python with NumPy is found), safetensors and GGUF read back by
-// hand here, field by field, and bfloat16 rounded to nearest, ties to even.
+// hand here, field by field.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bfloat16Bits, buildGguf, buildSafetensors, f32Bytes, npy, npyHeader, toBytes } from './checkpoints/index.mjs';
+import { buildGguf, buildSafetensors, f32Bytes, npy, npyHeader, toBytes } from './checkpoints/index.mjs';
 
 /** A Python that imports NumPy (Debian's python3-numpy installs for /usr/bin/python3), or null. */
 function numpyPython(): string | null {
@@ -108,31 +108,5 @@ describe('GGUF', () => {
     expect(new Float32Array(file.slice(start, start + 12).buffer)).toEqual(Float32Array.of(1, 2, 3));
     expect(new Float32Array(file.slice(start + 16, start + 24).buffer)).toEqual(Float32Array.of(1, 2));
     expect(file.length).toBe(start + 32);
-  });
-});
-
-describe('bfloat16Bits', () => {
-  it('rounds to nearest, ties to even; keeps ±Infinity, ±0 and NaN', () => {
-    // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: to even (1); 1 + 3·2^-8 to even (1 + 2^-6).
-    const values = Float32Array.of(
-      1,
-      1 + 2 ** -8,
-      1 + 3 * 2 ** -8,
-      1 + 2 ** -8 + 2 ** -20,
-      -0,
-      Infinity,
-      -Infinity,
-      NaN,
-    );
-    expect(Array.from(bfloat16Bits(values), (b) => b.toString(16))).toEqual([
-      '3f80',
-      '3f80',
-      '3f82',
-      '3f81',
-      '8000',
-      '7f80',
-      'ff80',
-      '7fc0',
-    ]);
   });
 });

@@ -23,8 +23,6 @@ export function normGguf(
   eps: number,
   options?: { d?: number; seed?: number },
 ): Buffer;
-export function bfloat16Bits(values: ArrayLike<number>): Uint16Array;
-export function bfloat16Values(bits: Uint16Array): Float32Array;
 export const QWEN_D: number;
 export const QWEN_EPS: number;
 export const QWEN_URL: string;

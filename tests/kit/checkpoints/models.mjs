@@ -2,6 +2,7 @@
 // elsewhere: GPT-2 small as safetensors and as a llama.cpp GGUF, a GGUF holding one final norm of
 // any architecture, Qwen2.5-0.5B's BF16 safetensors beside its config.json, and the small valid
 // files the fuzzer mutates.
+import { bfloat16Bits, bfloat16Values } from '../halves.mjs';
 import { rng } from '../random.mjs';
 import { f32Bytes, u16Bytes, utf8 } from './bytes.mjs';
 import { buildGguf } from './gguf.mjs';
@@ -117,16 +118,6 @@ export function normGguf(architecture, epsKey, eps, { d = GPT2_D, seed = LN_F_SE
     tensors.push({ name: 'output_norm.bias', dims: [d], type: 0, data: f32Bytes(beta) });
   return Buffer.from(buildGguf(metadata, tensors));
 }
-
-/** float32 values rounded to bfloat16 (to nearest, ties to even), as their bits. */
-export function bfloat16Bits(values) {
-  const words = new Uint32Array(Float32Array.from(values).buffer);
-  return Uint16Array.from(words, (w) =>
-    (w & 0x7fffffff) > 0x7f800000 ? (w >>> 16) | 0x40 : (w + 0x7fff + ((w >>> 16) & 1)) >>> 16,
-  );
-}
-/** The float32 value of each bfloat16 bit pattern. */
-export const bfloat16Values = (bits) => new Float32Array(Uint32Array.from(bits, (b) => b << 16).buffer);
 
 /** Qwen2.5-0.5B's hidden size and final norm's ε (its config.json: rms_norm_eps 1e-06). */
 export const QWEN_D = 896;

@@ -1,0 +1,3 @@
+export function float16Bits(values: ArrayLike<number>): Uint16Array;
+export function bfloat16Bits(values: ArrayLike<number>): Uint16Array;
+export function bfloat16Values(bits: Uint16Array): Float32Array;
