@@ -3,7 +3,8 @@
 // else: no TypeError, RangeError or engine message). web/docs/errors.md quotes an example of each,
 // and tests/fuzz/format-problems.test.ts holds the two to one list: every pattern here has an
 // example there, and every FormatError the catalogue quotes matches a pattern here. A new message
-// in web/src/io/ is added to both (and, with an input producing it, to tests/io/problems.test.ts).
+// in web/src/io/ is added to both (and, with an input producing it, to the catalogue's cases,
+// tests/kit/catalogue/files.mjs).
 
 /** Messages the weight loaders (web/src/io/weights.ts, norm-kind.ts, tensor-names.ts) give for any checkpoint format. */
 const WEIGHTS = [

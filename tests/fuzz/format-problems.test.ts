@@ -1,18 +1,18 @@
 // The FormatError problems the fuzz oracle accepts (format-problems.mjs) and the ones the error
 // catalogue quotes (web/docs/errors.md) are one list: every pattern has an example in the
 // catalogue, and every FormatError message the catalogue quotes matches a pattern of its format.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
 import { CONFIG_PROBLEMS, FORMAT_PROBLEMS } from './format-problems.mjs';
+import { errorsRows } from '../kit/catalogue/rows.mjs';
 
 type Format = 'npy' | 'safetensors' | 'gguf' | 'json' | 'text';
 const ACCEPTED = FORMAT_PROBLEMS as Record<Format, RegExp[]>;
 /** What a catalogue example of each format may state: config.json's problems are json too. */
 const PATTERNS: Record<Format, RegExp[]> = { ...ACCEPTED, json: [...ACCEPTED.json, ...(CONFIG_PROBLEMS as RegExp[])] };
 
-const CATALOGUE = readFileSync(new URL('../../web/docs/errors.md', import.meta.url), 'utf8');
 const QUOTED = /invalid (npy|safetensors|gguf|json|text): (.*)$/s;
+const ROWS = errorsRows();
 
 interface Example {
   format: Format;
@@ -20,39 +20,23 @@ interface Example {
   line: number;
 }
 
-/** Every FormatError message quoted in the catalogue (a code span holding "invalid <format>: "). */
+/** Every FormatError message quoted in the catalogue's rows (a code span holding "invalid <format>: "). */
 function examples(): Example[] {
   const out: Example[] = [];
-  CATALOGUE.split('\n').forEach((text, i) => {
-    for (const span of text.matchAll(/`([^`]+)`/g)) {
-      const m = QUOTED.exec(span[1]!.replace(/\\\|/g, '|'));
+  for (const row of ROWS) {
+    for (const span of [row.input, row.text, row.test].flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)])) {
+      const m = QUOTED.exec(span[1]!);
       if (!m) continue;
       // The problem is what FormatError puts between "invalid <format>: " and " (line L, column C)".
-      out.push({ format: m[1] as Format, problem: m[2]!.replace(/ \(line \d+, column \d+\)$/, ''), line: i + 1 });
+      out.push({ format: m[1] as Format, problem: m[2]!.replace(/ \(line \d+, column \d+\)$/, ''), line: row.line });
     }
-  });
+  }
   return out;
 }
 
-/** Table rows whose error column says FormatError, with their message column. */
+/** Rows whose error column says FormatError, with their message column. */
 function formatErrorRows(): Array<{ line: number; message: string }> {
-  const rows: Array<{ line: number; message: string }> = [];
-  let columns: string[] = [];
-  CATALOGUE.split('\n').forEach((text, i) => {
-    if (!text.startsWith('|')) {
-      columns = [];
-      return;
-    }
-    const cells = text
-      .split(/(?<!\\)\|/)
-      .slice(1, -1)
-      .map((c) => c.trim());
-    if (columns.length === 0) columns = cells;
-    else if (/FormatError/.test(cells[columns.indexOf('error')] ?? '')) {
-      rows.push({ line: i + 1, message: cells[columns.findIndex((c) => c.startsWith('message'))] ?? '' });
-    }
-  });
-  return rows;
+  return ROWS.filter((r) => /FormatError/.test(r.error)).map((r) => ({ line: r.line, message: r.text }));
 }
 
 describe('the FormatError problems of format-problems.mjs and of the catalogue are one list', () => {

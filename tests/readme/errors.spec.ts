@@ -8,7 +8,7 @@
 import { createServer } from 'node:net';
 import type { Page } from '@playwright/test';
 import { buildSafetensors, f32Bytes, gpt2Safetensors, toBytes } from '../kit/checkpoints/index.mjs';
-import { errorsRow } from './errors-doc';
+import { errorsRow } from '../kit/catalogue/rows.mjs';
 import { expect, openExamplesPage, test } from './chromium';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page-side code sees the package untyped */

@@ -2,13 +2,14 @@
 // layerNormalization, rmsNormStages, createRmsNorm, the residual / bias / sumOut / mean / rstd
 // options and 16-bit activations give the main-thread runtime's results bit for bit, whole and cut
 // into slices with progress (the row options filled back in the caller's arrays), with and without
-// transfer; and every bad call rejects as the main thread throws.
+// transfer; and failed calls leave the worker's heap where it was. (Every bad call rejecting as the
+// main thread throws: tests/errors/worker.test.ts, from the error catalogue's cases.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { float32ToHalfBits, init, type LayerNormRuntime } from '../../dist/index.js';
 import { initWorker, type LayerNormWorker } from '../../dist/worker/index.js';
 import { bitDifference, fieldsDifference } from '../helpers/bits.js';
 import { gaussian, gpt2Like, rng } from '../helpers/cases.js';
-import { rejection, thrown } from '../helpers/errors.js';
+import { rejection } from '../helpers/errors.js';
 
 const D = 768;
 const ROWS = 24;
@@ -255,102 +256,14 @@ describe('large calls cut into slices, with progress', () => {
   });
 });
 
-describe('bad calls reject as the main thread throws them', () => {
-  let rt: LayerNormRuntime;
+describe('failed calls leave the worker as it was', () => {
   let w: LayerNormWorker;
   beforeAll(async () => {
-    rt = await init();
     w = await initWorker();
   });
   afterAll(() => w.dispose());
 
   const small = new Float32Array(12).map((_, i) => i * 0.5);
-  const u = float32ToHalfBits(small, 'float16');
-  type Target = Record<string, (...a: unknown[]) => unknown>;
-  const calls: [string, (t: Target) => unknown][] = [
-    ['a Uint16Array without dtype', (t) => t.layerNorm(u.slice(), 3)],
-    ['a Float32Array with dtype float16', (t) => t.rmsNorm(small.slice(), 3, { dtype: 'float16' })],
-    ['dtype "fp16"', (t) => t.layerNorm(small.slice(), 3, { dtype: 'fp16' })],
-    ['out of another kind', (t) => t.layerNorm(small.slice(), 3, { out: new Uint16Array(12) })],
-    [
-      'residual of another kind',
-      (t) => t.layerNorm(u.slice(), 3, { dtype: 'float16', residual: new Float32Array(12) }),
-    ],
-    ['residual of 9 values', (t) => t.rmsNorm(small.slice(), 3, { residual: new Float32Array(9) })],
-    ['bias without residual', (t) => t.layerNorm(small.slice(), 3, { bias: new Float32Array(3) })],
-    ['sumOut without residual', (t) => t.rmsNorm(small.slice(), 3, { sumOut: new Float32Array(12) })],
-    ['bias of 2 values', (t) => t.layerNorm(small.slice(), 3, { residual: small, bias: new Float32Array(2) })],
-    [
-      'sumOut = out',
-      (t) => {
-        const out = new Float32Array(12);
-        return t.layerNorm(small.slice(), 3, { residual: small, sumOut: out, out });
-      },
-    ],
-    ['rmsNorm with beta', (t) => t.rmsNorm(small.slice(), 3, { beta: new Float32Array(3) })],
-    ['rmsNorm with mean', (t) => t.rmsNorm(small.slice(), 3, { mean: new Float64Array(4) })],
-    ['mean a Float32Array', (t) => t.layerNorm(small.slice(), 3, { mean: new Float32Array(4) })],
-    [
-      'mean a Proxy of a Float64Array',
-      (t) => t.layerNorm(small.slice(), 3, { mean: new Proxy(new Float64Array(4), {}) }),
-    ],
-    ['rstd of 3 entries', (t) => t.layerNorm(small.slice(), 3, { rstd: new Float64Array(3) })],
-    [
-      'mean and rstd the same array',
-      (t) => {
-        const s = new Float64Array(4);
-        return t.layerNorm(small.slice(), 3, { mean: s, rstd: s });
-      },
-    ],
-    ['createRmsNorm with beta', (t) => t.createRmsNorm(3, { beta: new Float32Array(3) })],
-    ['createRmsNorm with dtype 16', (t) => t.createRmsNorm(3, { dtype: 16 })],
-    ['rmsNormStages with row 4 of 4', (t) => t.rmsNormStages(small, 3, 4)],
-    ['layerNormStages with bias and no residual', (t) => t.layerNormStages(small, 3, 0, { bias: new Float32Array(3) })],
-    ['layerNormalization shape of 15 values', (t) => t.layerNormalization(small, [3, 5])],
-    ['layerNormalization with a hole in its shape', (t) => t.layerNormalization(small, [, 12])],
-    ['layerNormalization axis 2 of rank 2', (t) => t.layerNormalization(small, [3, 4], { axis: 2 })],
-    ['layerNormalization axis null', (t) => t.layerNormalization(small, [3, 4], { axis: null })],
-    [
-      'layerNormalization gamma that does not broadcast',
-      (t) => t.layerNormalization(small, [3, 4], { gamma: { data: new Float32Array(12), shape: [3, 4] } }),
-    ],
-    [
-      'layerNormalization gamma.shape with a string',
-      (t) => t.layerNormalization(small, [3, 4], { gamma: { data: new Float32Array(4), shape: ['4'] } }),
-    ],
-    ['layerNormalization epsilon -1', (t) => t.layerNormalization(small, [3, 4], { epsilon: -1 })],
-  ];
-
-  it.each(calls)('%s', async (_, call) => {
-    const expected = thrown(() => call(rt as never));
-    const got = await rejection(call(w as never) as Promise<unknown>);
-    expect(got).toBeInstanceOf(expected.constructor);
-    expect({ name: got.name, message: got.message }).toEqual({ name: expected.name, message: expected.message });
-    expect(await w.rmsNorm(small.slice(), 3)).toEqual(rt.rmsNorm(small, 3));
-  });
-
-  it('forward of a float16 worker norm with a Float32Array, and with a float32 out: as the main thread', async () => {
-    const main = rt.createLayerNorm(3, { dtype: 'float16' });
-    const remote = await w.createLayerNorm(3, { dtype: 'float16' });
-    for (const args of [[small.slice()], [u.slice(), new Float32Array(12)]] as const) {
-      const expected = thrown(() => (main.forward as (...a: unknown[]) => unknown)(...args));
-      const got = await rejection((remote.forward as (...a: unknown[]) => Promise<unknown>)(...args));
-      expect([got.constructor, got.message]).toEqual([expected.constructor, expected.message]);
-    }
-    main.dispose();
-    remote.dispose();
-  });
-
-  it('a disposed createRmsNorm says RMSNorm, on the main thread and in the worker alike', async () => {
-    const main = rt.createRmsNorm(D);
-    const remote = await w.createRmsNorm(D);
-    main.dispose();
-    remote.dispose();
-    const expected = thrown(() => main.forward(x));
-    const got = await rejection(remote.forward(x.slice()));
-    expect([got.constructor, got.message]).toEqual([expected.constructor, expected.message]);
-    expect(got.message).toBe('LayerNorm.forward: this RMSNorm was disposed; create a new one');
-  });
 
   it('a call that is going to fail does not take its input; the worker heap is where it was after all of them', async () => {
     const before = await w.heapInUse();

@@ -1,0 +1,10 @@
+export function andThen<T, R>(v: T | Promise<T>, f: (v: T) => R): R | Promise<Awaited<R>>;
+export const X_KINDS: string;
+export const DETACHED: string;
+export function LOOKALIKE(type: string): string;
+export const DTYPES: string;
+export const NO_DTYPE: string;
+export const BYTES: string;
+export const GONE: string;
+export function show(v: unknown): string;
+export function described(v: unknown): string;
