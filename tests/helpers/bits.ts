@@ -28,3 +28,30 @@ export function fieldsDifference(a: object, b: object): string | null {
   }
   return null;
 }
+
+/**
+ * null when two records of results (a call's output, the arrays it filled, its statistics, stages,
+ * shapes, properties) hold the same values, typed arrays bit for bit; else the first difference.
+ */
+export function recordDifference(a: unknown, b: unknown, path = ''): string | null {
+  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
+    if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b)) return `${path}: ${String(a)} vs ${String(b)}`;
+    const diff = bitDifference(a as Floats, b as Floats);
+    return diff && `${path} ${diff}`;
+  }
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a).sort().join(),
+      kb = Object.keys(b).sort().join();
+    if (ka !== kb) return `${path}: fields ${ka} vs ${kb}`;
+    for (const k of Object.keys(a)) {
+      const diff = recordDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        `${path}.${k}`,
+      );
+      if (diff) return diff;
+    }
+    return null;
+  }
+  return Object.is(a, b) ? null : `${path}: ${String(a)} vs ${String(b)}`;
+}

@@ -30,6 +30,17 @@ export function float16Bits(values) {
   });
 }
 
+/** The float32 value of each binary16 bit pattern (every one is exact in float32). */
+export function float16Values(bits) {
+  return Float32Array.from(bits, (h) => {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exponent = (h >>> 10) & 0x1f;
+    const fraction = h & 0x3ff;
+    if (exponent === 0x1f) return fraction ? NaN : sign * Infinity;
+    return exponent === 0 ? sign * fraction * 2 ** -24 : sign * (1024 + fraction) * 2 ** (exponent - 25);
+  });
+}
+
 /** bfloat16 bits of each value. */
 export function bfloat16Bits(values) {
   return Uint16Array.from(values, (v) => {

@@ -1,7 +1,7 @@
 // The kit's 16-bit roundings on values whose bits are known by hand: to nearest, ties to even, at
 // the normal range's ends, into the subnormals and past the largest finite value.
 import { describe, expect, it } from 'vitest';
-import { bfloat16Bits, bfloat16Values, float16Bits } from './halves.mjs';
+import { bfloat16Bits, bfloat16Values, float16Bits, float16Values } from './halves.mjs';
 
 const hex = (bits: Uint16Array) => Array.from(bits, (b) => b.toString(16));
 
@@ -23,6 +23,24 @@ describe('float16Bits', () => {
       [NaN, '7e00'],
     ] as const;
     expect(hex(float16Bits(values.map(([v]) => v)))).toEqual(values.map(([, bits]) => bits));
+  });
+
+  it('float16Values reads each pattern back: normals, subnormals, ±0, ±Infinity and NaN', () => {
+    const bits = Uint16Array.of(0x3c00, 0x3c01, 0x7bff, 0x0400, 0x0001, 0x8000, 0xfc00, 0x7e00, 0xc000);
+    expect(Array.from(float16Values(bits))).toEqual([
+      1,
+      1 + 2 ** -10,
+      65504,
+      2 ** -14,
+      2 ** -24,
+      -0,
+      -Infinity,
+      NaN,
+      -2,
+    ]);
+    // Every finite pattern survives the round trip.
+    const all = Uint16Array.from({ length: 0x10000 }, (_, i) => i).filter((h) => (h & 0x7c00) !== 0x7c00);
+    expect(float16Bits(float16Values(all))).toEqual(all);
   });
 });
 
