@@ -54,7 +54,8 @@ export function defaultRuntime(): Promise<LayerNormRuntime> {
 
 /** γ, β, ε and the norm of a checkpoint, read by range requests with the package's loader. */
 export async function loadWeights(src: string, signal: AbortSignal): Promise<ExplainerWeights> {
-  const { loadNormWeights } = await import('../io/index.js');
+  // The loader alone, not the whole io entry (its .npy writer and text parsers).
+  const { loadNormWeights } = await import('../io/weights.js');
   // fetch called as a plain function: the loader keeps it as a method, and a browser's fetch
   // refuses to run with another `this` ("Illegal invocation").
   const w = await loadNormWeights(new URL(src, document.baseURI).href, {

@@ -74,7 +74,7 @@ export class LayerNormExplainer extends Base {
   #busy = false;
   #reflecting = false;
   #idle: { promise: Promise<void>; resolve(): void } | null = null;
-  #observers: { io: IntersectionObserver; ro: ResizeObserver } | null = null;
+  #observer: IntersectionObserver | null = null;
 
   constructor() {
     super();
@@ -104,29 +104,25 @@ export class LayerNormExplainer extends Base {
   }
 
   connectedCallback(): void {
-    if (this.#observers) return;
+    if (this.#observer || this.#visible) return;
     const io = new IntersectionObserver(
       (entries) => {
         if (!entries.some((e) => e.isIntersecting)) return;
         io.disconnect();
+        this.#observer = null;
         this.#visible = true;
         this.#invalidate();
       },
       { rootMargin: '300px' },
     );
-    const ro = new ResizeObserver((entries) => {
-      for (const e of entries) this.#view.resize(e.target, e.contentBoxSize?.[0]?.inlineSize ?? e.contentRect.width);
-    });
-    for (const box of this.#view.chartBoxes()) ro.observe(box);
     io.observe(this);
-    this.#observers = { io, ro };
+    this.#observer = io;
     this.#invalidate();
   }
 
   disconnectedCallback(): void {
-    this.#observers?.io.disconnect();
-    this.#observers?.ro.disconnect();
-    this.#observers = null;
+    this.#observer?.disconnect();
+    this.#observer = null;
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
@@ -293,7 +289,10 @@ export class LayerNormExplainer extends Base {
     this.#invalidate();
   }
 
-  /** Settles once what the inputs ask for is computed and drawn (or has failed). */
+  /**
+   * Settles once what the inputs ask for is computed and drawn (or has failed). Work starts when
+   * the element comes near the viewport: for an element far below, it settles after that.
+   */
   get ready(): Promise<void> {
     if (!this.#queued && !this.#busy && !this.#srcLoad && !this.#pendingSrc && !this.#idle) return Promise.resolve();
     return (this.#idle ??= deferred()).promise;
@@ -353,9 +352,8 @@ export class LayerNormExplainer extends Base {
     if (!src) return;
     const controller = new AbortController();
     this.#srcLoad = controller;
+    this.#status = { kind: 'info', text: `Loading the weights from ${src}…` };
     const start = () => {
-      this.#status = { kind: 'info', text: `Loading the weights from ${src}…` };
-      this.#invalidate();
       loadWeights(src, controller.signal).then(
         (w) => {
           if (this.#srcLoad !== controller) return;
@@ -371,12 +369,16 @@ export class LayerNormExplainer extends Base {
         },
       );
     };
-    // Nothing is fetched before the element comes near the viewport.
-    if (this.#visible) start();
-    else this.#pendingSrc = start;
+    // Nothing is fetched before the element comes near the viewport, and then the token comes
+    // first: the loader and the checkpoint's bytes are asked for once its stages are drawn, so
+    // they do not compete with the runtime and the .wasm for the first drawing (see #update).
+    this.#pendingSrc = start;
+    this.#invalidate();
   }
 
   #pendingSrc: (() => void) | null = null;
+  /** A first result (or failure) has been drawn since the element became visible. */
+  #drawn = false;
 
   #fail(text: string, error: unknown): void {
     this.#status = { kind: 'error', text };
@@ -409,18 +411,19 @@ export class LayerNormExplainer extends Base {
   }
 
   #update(): void {
-    if (this.#visible && this.#pendingSrc) {
+    const problem = this.#problem();
+    const source = this.#source();
+    if (this.#visible && this.#pendingSrc && (this.#drawn || !source || problem)) {
       const start = this.#pendingSrc;
       this.#pendingSrc = null;
       start();
-      return;
     }
-    const problem = this.#problem();
-    const source = this.#source();
     const computed = this.#computed && this.#isCurrent(this.#computed) ? this.#computed : null;
     this.#render(problem ? { kind: 'error', text: problem } : this.#status);
     if (computed || problem || !source || !this.#visible) {
-      if (!this.#srcLoad || problem) this.#settle();
+      // Still to come: the weights of a src, or the work that starts once the element is seen.
+      const waiting = !problem && (this.#srcLoad || (source && !computed && !this.#visible));
+      if (!waiting) this.#settle();
       return;
     }
     const generation = ++this.#generation;
@@ -439,15 +442,23 @@ export class LayerNormExplainer extends Base {
         if (this.#status?.kind === 'error') this.#status = null;
         this.#render(this.#status);
         this.#emit('render', { row: request.row });
+        this.#firstDrawn();
         if (!this.#srcLoad) this.#settle();
       },
       (e: unknown) => {
         if (generation !== this.#generation) return;
         this.#busy = false;
+        this.#firstDrawn();
         this.#settle();
         this.#fail(`Could not compute row ${request.row}: ${e instanceof Error ? e.message : String(e)}`, e);
       },
     );
+  }
+
+  #firstDrawn(): void {
+    if (this.#drawn) return;
+    this.#drawn = true;
+    if (this.#pendingSrc) this.#invalidate();
   }
 
   #settle(): void {

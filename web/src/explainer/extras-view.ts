@@ -1,16 +1,37 @@
 /**
- * Two sections below the stages: γ and β of the weights (a chart over every feature with callouts,
- * and the callouts listed), and the same token under LayerNorm, its bias-free form and RMSNorm,
- * side by side on one value axis.
+ * Two sections below the stages, loaded after the first drawing (they need weights, and are not
+ * what a reader sees first): γ and β of the weights (a chart over every feature with callouts, and
+ * the callouts listed), and the same token under LayerNorm, its bias-free form and RMSNorm, side by
+ * side on one value axis.
  */
 import { NORM_FORMS, NORM_FORM_NAMES, type NormForm } from '../norms.js';
 import { BarChart } from './bars.js';
 import { h } from './dom.js';
 import { LineChart } from './lines.js';
 import { equation } from './math.js';
+import { notableFeatures, variantsText } from './notes.js';
+import type { Sizer } from './sizer.js';
+import { stylesheet } from './styles.js';
 import { describeValues } from './stages-view.js';
-import { notableFeatures, variantsText } from './text.js';
 import type { ExplainerScale, ExplainerVariants, ExplainerWeights } from './types.js';
+
+/** The styles of these two sections, adopted with them. */
+export const EXTRAS_STYLES = stylesheet(`
+svg .line {fill:none;stroke-width:1.4}
+svg .line.gamma {stroke:var(--_gamma)}
+svg .line.beta {stroke:var(--_beta)}
+svg .callout-dot {fill:var(--_fg)}
+.legend {display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.86rem;color:var(--_muted);margin:4px 0 0;padding:0;list-style:none}
+.key {display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:5px}
+.key.gamma {background:var(--_gamma)}
+.key.beta {background:var(--_beta)}
+.callouts {margin:4px 0 0;padding-left:1.2em;font-size:.92rem}
+.variants {display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:12px}
+.variant {border:1px solid var(--_line);border-radius:8px;padding:6px 10px;min-width:0}
+.variant math {font-size:.95em}
+.variant.running {border:2px solid var(--_accent)}
+@container (max-width:720px) { .variants {grid-template-columns:minmax(0,1fr)} }
+`);
 
 export class WeightsView {
   readonly element: HTMLElement;
@@ -18,23 +39,18 @@ export class WeightsView {
   readonly #intro = h('p', { id: 'gb-intro' });
   readonly #legend = h('ul', { class: 'legend' });
   readonly #callouts = h('ul', { class: 'callouts', id: 'gb-callouts' });
-  readonly box: HTMLElement;
-
-  constructor() {
+  constructor(sizer: Sizer) {
     this.#chart.element.id = 'gb-chart';
-    this.box = h('div', { class: 'chart-box' }, this.#chart.element);
+    const box = h('div', { class: 'chart-box' }, this.#chart.element);
+    sizer.follow(box, (width) => this.#chart.resize(width));
     this.element = h(
       'section',
       { part: 'weights', 'aria-labelledby': 'gb-h' },
       h('h3', { id: 'gb-h' }),
       this.#intro,
-      h('figure', undefined, this.box, h('figcaption', undefined, this.#legend)),
+      h('figure', undefined, box, h('figcaption', undefined, this.#legend)),
       this.#callouts,
     );
-  }
-
-  resize(width: number): void {
-    this.#chart.resize(width);
   }
 
   render(w: ExplainerWeights): void {
@@ -66,15 +82,16 @@ const VARIANT_NOTES: Record<NormForm, string> = {
 export class VariantsView {
   readonly element: HTMLElement;
   readonly #text = h('p', { id: 'variants-text', 'aria-live': 'polite' });
-  readonly #figures = new Map<NormForm, { fig: HTMLElement; chart: BarChart; box: HTMLElement }>();
+  readonly #figures = new Map<NormForm, { fig: HTMLElement; chart: BarChart }>();
 
-  constructor() {
+  constructor(sizer: Sizer) {
     const grid = h('div', { class: 'variants', id: 'variants-chart' });
     for (const form of NORM_FORM_NAMES) {
       const chart = new BarChart({}, 120);
       chart.element.classList.add('chart');
       chart.element.dataset.form = form;
       const box = h('div', { class: 'chart-box' }, chart.element);
+      sizer.follow(box, (width) => chart.resize(width));
       const fig = h(
         'figure',
         { class: 'variant', 'data-form': form },
@@ -88,7 +105,7 @@ export class VariantsView {
         box,
       );
       grid.append(fig);
-      this.#figures.set(form, { fig, chart, box });
+      this.#figures.set(form, { fig, chart });
     }
     this.element = h(
       'section',
@@ -97,14 +114,6 @@ export class VariantsView {
       this.#text,
       grid,
     );
-  }
-
-  boxes(): HTMLElement[] {
-    return [...this.#figures.values()].map((f) => f.box);
-  }
-
-  resize(box: Element, width: number): void {
-    for (const f of this.#figures.values()) if (f.box === box) f.chart.resize(width);
   }
 
   render(

@@ -6,6 +6,7 @@
 import { BarChart } from './bars.js';
 import { h } from './dom.js';
 import { describeRow, fmtNum } from './format.js';
+import type { Sizer } from './sizer.js';
 import type { ExplainerScale, ExplainerStages, ExplainerWeights } from './types.js';
 import type { NormForm } from '../norms.js';
 
@@ -72,14 +73,13 @@ export class StagesView {
       title: HTMLElement;
       sub: HTMLElement;
       hover: HTMLElement;
-      box: HTMLElement;
       chart: BarChart;
       pending: HTMLElement;
     }
   >();
   #model: StagesModel | null = null;
 
-  constructor(onZoom: (from: number, to: number) => void) {
+  constructor(sizer: Sizer, onZoom: (from: number, to: number) => void) {
     this.element = h('div', { class: 'stages', id: 'stages', part: 'stages' });
     this.table = h('div', { id: 'stage-table', part: 'table' });
     for (const key of KEYS) {
@@ -94,19 +94,11 @@ export class StagesView {
       const hover = h('span', { class: 'hover-val', 'aria-hidden': 'true' });
       const pending = h('p', { class: 'pending' }, 'This stage appears when the weights are set.');
       const box = h('div', { class: 'chart-box' }, chart.element, pending);
+      sizer.follow(box, (width) => chart.resize(width));
       const fig = h('figure', { class: 'stage' }, h('figcaption', undefined, title, sub, hover), box);
       this.element.append(fig);
-      this.#figures.set(key, { fig, title, sub, hover, box, chart, pending });
+      this.#figures.set(key, { fig, title, sub, hover, chart, pending });
     }
-  }
-
-  /** Chart widths follow their boxes (called by the element's ResizeObserver). */
-  boxes(): HTMLElement[] {
-    return [...this.#figures.values()].map((f) => f.box);
-  }
-
-  resize(box: Element, width: number): void {
-    for (const f of this.#figures.values()) if (f.box === box) f.chart.resize(width);
   }
 
   render(m: StagesModel): void {

@@ -5,11 +5,11 @@
  */
 import { NORM_FORMS, NORMS, type NormForm } from '../norms.js';
 import { h } from './dom.js';
-import { VariantsView, WeightsView } from './extras-view.js';
 import { describeRow, fmtEps, fmtInt, fmtNum } from './format.js';
 import { equation } from './math.js';
 import { StagesView, TABLE_MAX } from './stages-view.js';
-import { insight } from './text.js';
+import { insight } from './insight.js';
+import { Sizer } from './sizer.js';
 import { TokenPicker } from './tokens.js';
 import type { ExplainerScale, ExplainerView, ExplainerWeights, Explanation, ViewChangeDetail } from './types.js';
 
@@ -34,6 +34,11 @@ export interface ViewModel {
   start: number;
   zoom: { from: number; to: number } | null;
   scale: ExplainerScale;
+}
+
+interface Extras {
+  weights: import('./extras-view.js').WeightsView;
+  variants: import('./extras-view.js').VariantsView;
 }
 
 export interface ViewHooks {
@@ -112,14 +117,17 @@ export class View {
   readonly #zoomCtl: HTMLElement;
   readonly #stagesSection: HTMLElement;
   readonly stages: StagesView;
-  readonly weights = new WeightsView();
-  readonly variants = new VariantsView();
+  readonly #sizer = new Sizer();
+  /** γ and β, and the three forms: loaded when there are weights to show, after the first drawing. */
+  readonly #weightsSlot = h('div');
+  readonly #variantsSlot = h('div');
+  #extras: Promise<Extras> | null = null;
   #model: ViewModel | null = null;
   #drawnEquation: NormForm | null = null;
 
   constructor(private readonly hooks: ViewHooks) {
     this.#picker = new TokenPicker('tok', (row) => hooks.pickRow(row));
-    this.stages = new StagesView((from, to) => hooks.changeView({ zoom: { from, to } }));
+    this.stages = new StagesView(this.#sizer, (from, to) => hooks.changeView({ zoom: { from, to } }));
     this.#rowInput.addEventListener('input', () => this.#typedRow());
     this.#startInput.addEventListener('input', () => this.#typedStart());
     for (const input of [this.#zoomFrom, this.#zoomTo]) input.addEventListener('change', () => this.#typedZoom());
@@ -203,20 +211,9 @@ export class View {
       this.#insight,
       this.#facts,
       this.#stagesSection,
-      this.weights.element,
-      this.variants.element,
+      this.#weightsSlot,
+      this.#variantsSlot,
     );
-  }
-
-  /** Every box whose width a chart follows. */
-  chartBoxes(): HTMLElement[] {
-    return [...this.stages.boxes(), this.weights.box, ...this.variants.boxes()];
-  }
-
-  resize(box: Element, width: number): void {
-    this.stages.resize(box, width);
-    this.variants.resize(box, width);
-    if (box === this.weights.box) this.weights.resize(width);
   }
 
   render(m: ViewModel): void {
@@ -239,8 +236,8 @@ export class View {
     this.#renderControls(m);
     const ex = m.explanation;
     this.#stagesSection.hidden = !ex;
-    this.weights.element.hidden = !ex || !m.weights;
-    this.variants.element.hidden = !ex || !m.weights;
+    this.#weightsSlot.hidden = !ex || !m.weights;
+    this.#variantsSlot.hidden = !ex || !m.weights;
     if (!ex || m.d === null) {
       this.#stats.replaceChildren();
       this.#insight.textContent = '';
@@ -262,10 +259,24 @@ export class View {
       shape: m.shape,
       tokens: m.tokens,
     });
-    if (m.weights) {
-      this.weights.render(m.weights);
-      this.variants.render(ex.variants, m.form, describeRow(m.row, m.shape, m.tokens), from, to, m.scale, labels);
+    if (m.weights) void this.#renderExtras(m, ex, from, to, labels);
+  }
+
+  async #renderExtras(m: ViewModel, ex: Explanation, from: number, to: number, labels: boolean): Promise<void> {
+    if (!this.#extras) {
+      this.#extras = import('./extras-view.js').then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
+        const tree = this.root.getRootNode();
+        if (tree instanceof ShadowRoot) tree.adoptedStyleSheets = [...tree.adoptedStyleSheets, EXTRAS_STYLES];
+        const extras = { weights: new WeightsView(this.#sizer), variants: new VariantsView(this.#sizer) };
+        this.#weightsSlot.append(extras.weights.element);
+        this.#variantsSlot.append(extras.variants.element);
+        return extras;
+      });
     }
+    const extras = await this.#extras;
+    if (this.#model !== m || !m.weights) return;
+    extras.weights.render(m.weights);
+    extras.variants.render(ex.variants, m.form, describeRow(m.row, m.shape, m.tokens), from, to, m.scale, labels);
   }
 
   #renderStats(m: ViewModel, ex: Explanation): void {
