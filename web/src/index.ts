@@ -18,6 +18,8 @@ export { layerNormReference, rmsNormReference } from './reference.js';
 export { NORMS, NORM_FORMS, NORM_KINDS, NORM_FORM_NAMES, isNormKind, normFormOf } from './norms.js';
 export { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
 export { compareOutputs, ulp32, type Comparison } from './metrics.js';
+export { explainRow } from './explainer/compute.js';
+export type { ExplainerWeights, ExplainerVariants, Explanation } from './explainer/types.js';
 
 const runtimes = new Map<Backend, Promise<LayerNormRuntime>>();
 

@@ -9,8 +9,9 @@
  * One class (about 500 lines): the properties, the attributes and the update cycle share its state;
  * what it draws is in view.ts and the views beside it.
  */
-import { describe } from '../errors.js';
-import { defaultRuntime, explainRow, formOf, loadWeights, widthOf } from './compute.js';
+import { describe } from '../describe.js';
+import { explainRow, formOf, widthOf } from './compute.js';
+import { defaultRuntime, loadWeights } from './sources.js';
 import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
 import { stylesheet } from './styles.js';
 import type {
@@ -433,7 +434,9 @@ export class LayerNormExplainer extends Base {
     const activations = this.#activations;
     const work: Promise<Explanation> = engine
       ? engine.explain(request)
-      : Promise.resolve(this.#runtime ?? defaultRuntime()).then((rt) => explainRow(rt, activations!, request));
+      : Promise.resolve(this.#runtime ?? defaultRuntime()).then((rt) =>
+          explainRow(rt, activations!.data, widthOf(activations!.shape), request.row, request.weights, request.eps),
+        );
     work.then(
       (result) => {
         if (generation !== this.#generation) return;

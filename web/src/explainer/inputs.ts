@@ -3,7 +3,7 @@
  * the right type but the wrong size or value a RangeError, each saying what was expected and what
  * came (as the package's functions do).
  */
-import { describe } from '../errors.js';
+import { describe } from '../describe.js';
 import { isNormKind, NORM_KINDS } from '../norms.js';
 import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './types.js';
 

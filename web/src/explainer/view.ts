@@ -118,15 +118,30 @@ export class View {
   readonly #stagesSection: HTMLElement;
   readonly stages: StagesView;
   readonly #sizer = new Sizer();
-  /** γ and β, and the three forms: loaded when there are weights to show, after the first drawing. */
-  readonly #weightsSlot = h('div');
+  /**
+   * γ and β, and the three forms: far below the first screen, so their code loads when they come
+   * within 600 px of the viewport (and there are weights to show).
+   */
+  readonly #weightsSlot = h('div', { id: 'weights-slot' });
   readonly #variantsSlot = h('div');
+  readonly #near: Promise<void>;
   #extras: Promise<Extras> | null = null;
   #model: ViewModel | null = null;
   #drawnEquation: NormForm | null = null;
 
   constructor(private readonly hooks: ViewHooks) {
     this.#picker = new TokenPicker('tok', (row) => hooks.pickRow(row));
+    this.#near = new Promise((resolve) => {
+      const io = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          io.disconnect();
+          resolve();
+        },
+        { rootMargin: '600px 0px' },
+      );
+      io.observe(this.#weightsSlot);
+    });
     this.stages = new StagesView(this.#sizer, (from, to) => hooks.changeView({ zoom: { from, to } }));
     this.#rowInput.addEventListener('input', () => this.#typedRow());
     this.#startInput.addEventListener('input', () => this.#typedStart());
@@ -263,6 +278,7 @@ export class View {
   }
 
   async #renderExtras(m: ViewModel, ex: Explanation, from: number, to: number, labels: boolean): Promise<void> {
+    await this.#near;
     if (!this.#extras) {
       this.#extras = import('./extras-view.js').then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
         const tree = this.root.getRootNode();
