@@ -6,7 +6,7 @@
  * loader's code) is reported beside the test, not held to the budget.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, HF_URL } from '../fixtures';
+import { test, expect, nearExtras, HF_URL } from '../fixtures';
 import { viteApp } from './apps';
 import { serveSite } from './site';
 import type { Response } from '@playwright/test';
@@ -69,6 +69,7 @@ test('a Vite app with only the element: at most 160 KiB of JS + CSS + wasm befor
     ).toBe(true);
     expect(total, `first load: ${list()}`).toBeLessThanOrEqual(BUDGET);
     await expect(page.locator('#fact-norm')).toHaveText('LayerNorm (γ and β)');
+    await nearExtras(page);
     await expect(page.locator('#gb-callouts')).toContainText('largest gain');
     await Promise.all(bodies);
     test.info().annotations.push({ type: 'with the weights of src', description: `${sum()} bytes: ${list()}` });

@@ -4,7 +4,7 @@
  * and the numbers it shows (`stages`) bit-identical to the runtime's own layerNormStages /
  * rmsNormStages for that row.
  */
-import { test, expect, HF_URL, GAMMA, BETA, D } from '../fixtures';
+import { test, expect, nearExtras, HF_URL, GAMMA, BETA, D } from '../fixtures';
 import { normGguf } from '../checkpoints';
 import { explainerPage, hiddenStates, open } from './pages';
 import { serveSite } from './site';
@@ -126,6 +126,7 @@ test('bias-free and RMSNorm weights: that form’s stages, charts and table', as
     'γ ⊙ x̂',
     'y = γ ⊙ x̂',
   ]);
+  await nearExtras(page);
   await expect(page.locator('.legend')).toHaveText('γ (gain)');
   await page.evaluate(() => {
     const el = document.querySelector('layernorm-explainer')!;
@@ -159,6 +160,7 @@ test('src: a checkpoint read by range requests, with the ε and the norm it stat
   );
   expect(server.bytesSent(), 'range reads, not the 548 MB file').toBeLessThan(32 * 1024);
   // GPT-2's own weights: its massive channels are pointed out.
+  await nearExtras(page);
   await expect(page.locator('#gb-callouts')).toContainText("Feature 447, one of GPT-2's massive channels");
   // A llama.cpp GGUF says RMSNorm and ε = 1e-6 in its metadata.
   server.addFile('llama.gguf', normGguf('llama', 'layer_norm_rms_epsilon', 1e-6));
