@@ -20,6 +20,7 @@ export function startEmbed(params: URLSearchParams): void {
   const state: PageState = { ...initialState(), ...decodePermalink(params) };
   const theme = THEMES.includes(params.get('theme') ?? '') ? params.get('theme')! : 'light';
   document.body.classList.add(theme);
+  document.documentElement.classList.add('embed', theme);
 
   const explainer = document.createElement('layernorm-explainer');
   explainer.id = 'explainer';
