@@ -41,8 +41,7 @@ export function page({ script, module = true, importMap }) {
 <html>
   <head>
     <meta charset="utf-8" />
-    <title>layernorm-wasm app</title>
-    <link rel="icon" href="data:," />${map}
+    <title>layernorm-wasm app</title>${map}
     <script ${module ? 'type="module" ' : ''}src="${script}"></script>
   </head>
   <body></body>

@@ -225,6 +225,44 @@ test('while the weights load: x, x − μ and x̂ at once, γ ⊙ x̂ and y when
   await expect(page.locator('#ex-status')).toBeHidden();
 });
 
+test('weights set while a src is loading: the newer choice stays', async ({ page, server }) => {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let asked = 0;
+  await page.context().route(HF_URL, async (route) => {
+    asked++;
+    await released;
+    try {
+      await route.fulfill({ response: await route.fetch({ url: server.url('model.safetensors') }) });
+    } catch {
+      await route.abort().catch(() => undefined); // the element gave this read up
+    }
+  });
+  await open(page, explainerPage(site, 'newer', `<layernorm-explainer src="${HF_URL}"></layernorm-explainer>`));
+  // Before the src's read has started (it waits for the first drawing): it never starts.
+  await page.evaluate((x) => {
+    const el = document.querySelector('layernorm-explainer')!;
+    el.activations = { data: new Float32Array(x), shape: [2, 768] };
+    el.weights = { gamma: new Float32Array(768).fill(3), eps: 0.25 };
+  }, hiddenStates(2));
+  await expect(page.locator('#fact-eps')).toHaveText('0.25');
+  await page.waitForTimeout(500);
+  expect(asked, 'the src was never read').toBe(0);
+  // While it is being read: the read is given up.
+  await page.locator('layernorm-explainer').evaluate((el) => el.setAttribute('src', el.getAttribute('src')!));
+  await expect(page.locator('#ex-status')).toContainText('Loading the weights from');
+  await expect.poll(() => asked).toBeGreaterThan(0);
+  await page.evaluate(() => {
+    document.querySelector('layernorm-explainer')!.weights = { gamma: new Float32Array(768).fill(2), eps: 0.5 };
+  });
+  release();
+  await expect(page.locator('#ex-status')).toBeHidden();
+  await expect(page.locator('#fact-eps')).toHaveText('0.5');
+  await page.waitForTimeout(500);
+  await expect(page.locator('#fact-norm')).toHaveText('bias-free LayerNorm (γ only)');
+  expect(await stagesDiffer(page, 'layerNormStages', '{ gamma: w.gamma, eps: 0.5 }')).toEqual([]);
+});
+
 test('bad inputs are TypeErrors and RangeErrors saying what was expected and what came', async ({ page }) => {
   await ownData(page, '({ gamma, beta })');
   const thrown = await page.evaluate(() => {

@@ -165,6 +165,7 @@ export class LayerNormExplainer extends Base {
     // A src still loading would overwrite these when it arrives: the newer choice wins.
     this.#srcLoad?.abort();
     this.#srcLoad = null;
+    this.#pendingSrc = null;
     if (this.#status?.kind === 'info') this.#status = null;
     this.#invalidate();
   }
@@ -350,6 +351,8 @@ export class LayerNormExplainer extends Base {
   #loadSrc(src: string | null): void {
     this.#srcLoad?.abort();
     this.#srcLoad = null;
+    this.#pendingSrc = null;
+    if (this.#status?.kind === 'info') this.#status = null;
     if (!src) return;
     const controller = new AbortController();
     this.#srcLoad = controller;
