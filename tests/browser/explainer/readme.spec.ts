@@ -7,7 +7,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { writeNpy } from 'layernorm-wasm/io';
 import { test, expect, GAMMA, BETA } from '../fixtures';
-import { readmeBlocks, viteApp } from './apps';
+import { specBlocks } from '../../readme/blocks';
+import { viteApp } from './apps';
 import { SAME_STAGES, hiddenStates } from './pages';
 import { ROOT, serveSite } from './site';
 import { join } from 'node:path';
@@ -15,7 +16,6 @@ import type { Page } from '@playwright/test';
 
 const site = serveSite();
 site.mount('/node_modules/layernorm-wasm/dist/', join(ROOT, 'dist'));
-const SPEC = 'tests/browser/explainer/readme.spec.ts';
 const TOKENS = ['<|endoftext|>', 'The', ' cat', ' sat', ' on', ' the', ' mat', '.'];
 const hidden = writeNpy(new Float32Array(hiddenStates(TOKENS.length)), [TOKENS.length, 768]);
 
@@ -45,12 +45,13 @@ async function axe(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+const [html, jsx] = specBlocks('tests/browser/explainer/readme.spec.ts');
+
 test('the README has the two examples this spec runs: HTML, then React', () => {
-  expect(readmeBlocks(SPEC).map((b) => b.lang)).toEqual(['html', 'jsx']);
+  expect([html!.lang, jsx!.lang]).toEqual(['html', 'jsx']);
 });
 
 test('the plain HTML example, as written', async ({ page }) => {
-  const [html] = readmeBlocks(SPEC);
   const url = site.put('/readme/index.html', html!.code);
   site.put('/readme/hidden.npy', hidden);
   site.put('/readme/tokens.json', JSON.stringify(TOKENS));
@@ -69,7 +70,6 @@ test('the plain HTML example, as written', async ({ page }) => {
 
 test('the React example, built by Vite as written', async ({ page }) => {
   test.setTimeout(120_000);
-  const [, jsx] = readmeBlocks(SPEC);
   const app = await viteApp(
     {
       'index.html':
