@@ -98,7 +98,7 @@ async function loadWeights(state: PageState, status: HTMLElement): Promise<Expla
   const label = source.kind === 'url' ? url : describeSource({ kind: 'hf' });
   status.textContent = `Loading ${label}… Until it arrives: γ = 1, no β.`;
   try {
-    const w = await loadNormWeights(url, { fetch: (input, init) => fetch(input, init) });
+    const w = await loadNormWeights(url);
     status.textContent = '';
     return {
       gamma: w.gamma,

@@ -19,11 +19,6 @@ export function defaultRuntime(): Promise<LayerNormRuntime> {
 export async function loadWeights(src: string, signal: AbortSignal): Promise<ExplainerWeights> {
   // The loader alone, not the whole io entry (its .npy writer and text parsers).
   const { loadNormWeights } = await import('../io/weights.js');
-  // fetch called as a plain function: the loader keeps it as a method, and a browser's fetch
-  // refuses to run with another `this` ("Illegal invocation").
-  const w = await loadNormWeights(new URL(src, document.baseURI).href, {
-    signal,
-    fetch: (input, init) => fetch(input, init),
-  });
+  const w = await loadNormWeights(new URL(src, document.baseURI).href, { signal });
   return { gamma: w.gamma, beta: w.beta, eps: w.eps, norm: w.norm, architecture: w.architecture };
 }
