@@ -6,6 +6,7 @@ import {
   openCard,
   stageRow,
   forwardToServer,
+  nearExtras,
   HF_URL,
   CHECKPOINT,
   GAMMA,
@@ -246,7 +247,7 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await expect(page.locator('#eps')).toHaveValue('1e-6');
   await expect(page.locator('#eps-origin')).toHaveText('As the checkpoint states it (llama).');
   await expect(page.locator('input[name="preset"][value="rmsnorm"]')).toBeChecked();
-  await expect(page.locator('input[name="preset"][value="gpt2"]')).toBeDisabled();
+  await expect(page.locator('input[name="preset"][value="layernorm"]')).toBeDisabled();
   await expect(page.locator('input[name="preset"][value="biasfree"]')).toBeDisabled();
   await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-6, RMSNorm (γ only)');
 
@@ -277,16 +278,18 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against rmsNormReference:');
   await page.locator('#scalar-btn').click();
   await expect(page.locator('#scalar-result')).toContainText('✓ Bit-identical');
-  await expect(page.locator('#scalar-result')).toContainText('for all 2,304 values of RMSNorm.');
+  await expect(page.locator('#scalar-result')).toContainText('for all 2,304 values of RMSNorm (γ only).');
   await shot(page, '16-rmsnorm-gguf');
 
   // Back to GPT-2: LayerNorm with γ and β and GPT-2's ε.
   await page.locator('input[name="wsrc"][value="hf"]').check();
   await expect(summary).toContainText('LayerNorm ln_f.weight (gpt2), ε = 1e-5 as the checkpoint states');
   await expect(page.locator('#eps')).toHaveValue('1e-5');
-  await expect(page.locator('input[name="preset"][value="gpt2"]')).toBeChecked();
+  await expect(page.locator('input[name="preset"][value="layernorm"]')).toBeChecked();
   await expect(page.locator('input[name="preset"][value="rmsnorm"]')).toBeDisabled();
-  await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-5, γ and β');
+  await expect(page.locator('#out-summary')).toContainText(
+    'Output [3, 768]: 2,304 values, ε = 1e-5, LayerNorm (γ and β)',
+  );
   await expect(page.locator('#stats-table thead th')).toHaveText(['row', 'μ', 'σ²', '1/√(σ²+ε)']);
   expectWithinContract((await downloadNpy(page)).data, layerNormReference(x, D, { gamma: GAMMA, beta: BETA }), D, BETA);
   await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against layerNormReference:');
@@ -318,12 +321,11 @@ test('a safetensors checkpoint whose config.json says rms_norm_eps is explained 
 
   // The explainer: RMSNorm's equation (no μ, no β), its statistics and its three stages.
   await openCard(page, 'explain');
-  await expect(page.locator('#eq-rmsnorm')).toBeVisible();
-  for (const id of ['#eq-layernorm', '#eq-biasfree', '#eq-stats']) await expect(page.locator(id)).toBeHidden();
-  const equations = await page.locator('#explain .eqs .eq:visible').allTextContents();
+  const equations = await page.locator('#equation math').allTextContents();
+  expect(equations).toHaveLength(2);
   expect(equations.join(' ')).toContain('mean');
   expect(equations.join(' ')).not.toMatch(/[μβ]/);
-  await expect(page.locator('#fact-norm')).toHaveText('RMSNorm (γ only, no centring)');
+  await expect(page.locator('#fact-norm')).toHaveText('RMSNorm (γ only)');
   await expect(page.locator('#param-count')).toHaveText('γ 896 = 896 (no β)');
   await page.locator('#ex-row').fill('2');
   await expect(page.locator('#ex-token')).toHaveText('row 2');
@@ -339,6 +341,7 @@ test('a safetensors checkpoint whose config.json says rms_norm_eps is explained 
   const xhat = window(rmsNormReference(x, d, { eps: QWEN_EPS }));
   expect(maxRelErr(await stageRow(page, 'x̂'), xhat)).toBeLessThan(1e-4);
   await expect(page.locator('#ex-insight')).toContainText('of mean(x²)');
+  await nearExtras(page);
   await expect(page.locator('#variants-text')).toContainText('These weights run as RMSNorm');
 
   // The lab: the exact answer saved as an expected output passes, bit for bit equal to the page's

@@ -3,6 +3,7 @@
 export { FormatError, FetchError, type FileFormat } from './errors.js';
 export { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 export { float16ToFloat32, bfloat16ToFloat32 } from './dtype.js';
+export { isGguf, isNpy } from './magic.js';
 export {
   readNpy,
   readNpyHeader,
