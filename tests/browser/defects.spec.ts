@@ -4,10 +4,10 @@
  * it, and passes now.
  */
 import { test, expect, ready, openCard, forwardToServer, nearExtras, HF_URL, GAMMA, BETA, D } from './fixtures';
-import { QWEN_CONFIG_URL, QWEN_URL, qwenCheckpoint } from './checkpoints';
+import { QWEN_CONFIG_URL, QWEN_URL, qwenCheckpoint } from '../kit/checkpoints/index.mjs';
 import { layerNormReference } from 'layernorm-wasm';
 import { npy, testActivations } from './helpers';
-import { buildSafetensors, f32Bytes, toBytes } from '../io/fixtures';
+import { buildSafetensors, f32Bytes, toBytes } from '../kit/checkpoints/index.mjs';
 import type { Page } from '@playwright/test';
 
 const QWEN_LIKE_D = 896;

@@ -5,7 +5,7 @@
  * rmsNormStages for that row.
  */
 import { test, expect, nearExtras, HF_URL, GAMMA, BETA, D } from '../fixtures';
-import { normGguf } from '../checkpoints';
+import { normGguf } from '../../kit/checkpoints/index.mjs';
 import { explainerPage, hiddenStates, open } from './pages';
 import { serveSite } from './site';
 import type { Page } from '@playwright/test';

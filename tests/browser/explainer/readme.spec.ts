@@ -5,7 +5,7 @@
  * checkpoint by the tests' local range server.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { writeNpy } from 'layernorm-wasm/io';
+import { npy as writeNpy } from '../../kit/checkpoints/index.mjs';
 import { test, expect, GAMMA, BETA } from '../fixtures';
 import { specBlocks } from '../../readme/blocks';
 import { viteApp } from './apps';

@@ -1,6 +1,6 @@
 // The numeric API's rows of web/docs/errors.md (#1–#46): one case per bad call, as
 // [row, name, call(c), error, message as thrown, flags]. `c` is the context a driver gives
-// (types.d.mts); flags: on 'main' (allocate, tensors, init: not a worker's) or 'worker', async
+// (index.d.mts); flags: on 'main' (allocate, tensors, init: not a worker's) or 'worker', async
 // (the call rejects). Calls of both kinds run on the main thread and through initWorker().
 import { DETACHED, LOOKALIKE, X_KINDS, described, show } from './values.mjs';
 
@@ -69,7 +69,22 @@ const CALLS = [
   ['42', 'init with an unknown backend', (c) => c.pkg.init({ backend: 'gpu' }), 'TypeError', `init: backend must be 'auto', 'simd' or 'scalar', got "gpu"`, { on: 'main', async: true }],
   ['42', 'init with a backend that is a number', (c) => c.pkg.init({ backend: 1 }), 'TypeError', `init: backend must be 'auto', 'simd' or 'scalar', got number`, { on: 'main', async: true }],
   ['42', 'init with options that are a number', (c) => c.pkg.init(5), 'TypeError', 'init: options must be an object, got number 5', { on: 'main', async: true }],
-  ['43', "init with backend 'simd' where SIMD128 is missing", async (c) => { const real = c.features.simd; c.features.simd = async () => false; try { return await c.pkg.init({ backend: 'simd' }); } finally { c.features.simd = real; } }, 'UnsupportedError', "init: backend 'simd' was requested but this engine does not support WebAssembly SIMD128; use backend 'auto' or 'scalar'", { on: 'main', async: true }],
+  [
+    '43',
+    "init with backend 'simd' where SIMD128 is missing",
+    async (c) => {
+      const real = c.features.simd;
+      c.features.simd = async () => false;
+      try {
+        return await c.pkg.init({ backend: 'simd' });
+      } finally {
+        c.features.simd = real;
+      }
+    },
+    'UnsupportedError',
+    "init: backend 'simd' was requested but this engine does not support WebAssembly SIMD128; use backend 'auto' or 'scalar'",
+    { on: 'main', async: true },
+  ],
   ['45', 'an allocation larger than wasm can ever hold', (c) => c.t.allocate(600_000_000, 1), 'RangeError', 'allocate(600000000, 1) needs 2.24 GiB of wasm memory, more than the module can ever hold (2.00 GiB)', MAIN],
   [
     '46',
