@@ -6,7 +6,7 @@
 import { addLayerNormModelBytes, nodeModelBytes } from './onnx-model.mjs';
 
 /** Residual stream values for rows × d (deterministic, activation-like). */
-function residualData(rows, d) {
+export function residualData(rows, d) {
   const r = new Float32Array(rows * d);
   for (let i = 0; i < r.length; i++) r[i] = Math.sin(i * 0.7071) * 0.8;
   return r;

@@ -2,6 +2,7 @@
 // Node runner for the LayerNorm benchmark.
 //
 //   node web/bench/run-node.mjs [--quick] [--rounds N] [--json out.json] [--write-results]
+//   node web/bench/run-node.mjs --against REF [--head REF] | --gate   (same-run A/B: ab/run.mjs)
 //
 // --quick          few rounds, small shapes only (smoke test, never assert times)
 // --json FILE      also write the raw results as JSON
@@ -185,6 +186,14 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = parseArgs(process.argv.slice(2));
+  if (args.against || args.gate) {
+    const { runAbMain } = await import('./ab/run.mjs');
+    process.exit(await runAbMain(args));
+  }
+  if (args.head) {
+    console.error('--head needs --against REF (or --gate)');
+    process.exit(2);
+  }
   if (args.writeResults && args.quick) {
     console.error('--write-results needs a full run; drop --quick');
     process.exit(2);
