@@ -120,7 +120,9 @@ Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   const TypeUkernels& u = Table(c, kernel);
   const char* x = static_cast<const char*>(c.x);
   const std::size_t row_bytes = c.d * ElementSize(c.dtype);
-  for (std::size_t r = 0; r < c.rows; ++r) stats[r] = u.statistics(c, x + r * row_bytes);
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    stats[r] = detail::Public(u.statistics(c, x + r * row_bytes));
+  }
   return Status::kOk;
 }
 
@@ -153,8 +155,12 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
     for (std::size_t j = 0; j < d; ++j) out.sum[j] = detail::RoundTo(c.dtype, out.sum[j]);
     src = out.sum;
   }
-  *stats = u.statistics(f, src);
-  detail::RowPlan plan = detail::PlanRow(c.norm, *stats, c.gamma, c.beta);
+  const kernels::Moments moments = u.statistics(f, src);
+  *stats = detail::Public(moments);
+  // The gain's check as the schedule makes it with its first row (plan.h, GainMayOverflow).
+  const bool wide_gain = c.norm == Norm::kLayerNorm && c.gamma && c.beta &&
+                         detail::GainMayOverflow(u.max_abs(c.gamma, d), d);
+  const detail::RowPlan plan = detail::PlanRow(c.norm, moments, c.gamma, c.beta, wide_gain);
   const bool rms = c.norm == Norm::kRmsNorm;
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast
                                  ? (rms ? u.rmsnorm_fast : u.layernorm_fast)

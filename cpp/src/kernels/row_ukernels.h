@@ -11,7 +11,9 @@
 #define LAYERNORM_KERNELS_ROW_UKERNELS_H_
 
 #include <cstddef>
+#include <cstdint>
 
+#include "kernels/half.h"
 #include "kernels/inline.h"
 #include "kernels/io.h"
 #include "kernels/ukernels.h"
@@ -59,8 +61,8 @@ struct RowUkernels {
 
   // The last d % 8 elements, folded into the vector accumulators.
   template <bool kShift>
-  static void FinishSums(const T* tail, std::size_t n, double shift, F64 s1, F64 s2, double* sum,
-                         double* squares) {
+  LAYERNORM_INLINE static void FinishSums(const T* tail, std::size_t n, double shift, F64 s1,
+                                          F64 s2, double* sum, double* squares) {
     double t1 = 0.0, t2 = 0.0;
     for (std::size_t j = 0; j < n; ++j) {
       const double v = static_cast<double>(Io::Get(tail + j));
@@ -72,7 +74,8 @@ struct RowUkernels {
     *squares = (Ops::Lane0(s2) + Ops::Lane1(s2)) + t2;
   }
 
-  static void FinishSquares(const T* tail, std::size_t n, F64 s2, double* squares) {
+  LAYERNORM_INLINE static void FinishSquares(const T* tail, std::size_t n, F64 s2,
+                                             double* squares) {
     double t2 = 0.0;
     for (std::size_t j = 0; j < n; ++j) {
       const double v = static_cast<double>(Io::Get(tail + j));
@@ -90,6 +93,25 @@ struct RowUkernels {
       SumsStep<kShift>(p, k, &s1, &s2);
     }
     FinishSums<kShift>(p, d & 7, shift, s1, s2, sum, squares);
+  }
+
+  // Sums<false> of the row, and the largest |gain_j| (as bits: a NaN is above +Inf) from the same
+  // loop: the schedule's first row of a LayerNorm with a gain and a bias (src/schedule.h).
+  static void SumsAndMaxAbs(const void* row, std::size_t d, const float* gain, double* sum,
+                            double* squares, float* max_abs_gain) {
+    const T* p = static_cast<const T*>(row);
+    const float* g = gain;
+    const F64 zero = Ops::Splat64(0.0);
+    F64 s1 = zero, s2 = zero;
+    F32 m = Ops::Splat32(0.0f);
+    for (const T* end = p + (d & ~std::size_t{7}); p != end; p += 8, g += 8) {
+      SumsStep<false>(p, zero, &s1, &s2);
+      m = Ops::MaxAbsBits(Ops::MaxAbsBits(m, Ops::Load(g)), Ops::Load(g + 4));
+    }
+    FinishSums<false>(p, d & 7, 0.0, s1, s2, sum, squares);
+    float top = Ops::MaxLane(m);
+    for (std::size_t j = 0; j < (d & 7); ++j) top = MaxAbsScalar(top, g[j]);
+    *max_abs_gain = top;
   }
 
   static void Squares(const void* row, std::size_t d, double* squares) {
@@ -146,10 +168,10 @@ struct RowUkernels {
       SquaresStep(x, s2);
       x += 8;
     }
-    void Finish(std::size_t n, F64 s1, F64 s2, double* sum, double* squares) {
+    LAYERNORM_INLINE void Finish(std::size_t n, F64 s1, F64 s2, double* sum, double* squares) {
       FinishSums<false>(x, n, 0.0, s1, s2, sum, squares);
     }
-    void FinishSquares(std::size_t n, F64 s2, double* squares) {
+    LAYERNORM_INLINE void FinishSquares(std::size_t n, F64 s2, double* squares) {
       RowUkernels::FinishSquares(x, n, s2, squares);
     }
   };
@@ -242,18 +264,21 @@ struct RowUkernels {
 
   // The wide path keeps the gain and bias in double too, so each output is rounded once: the
   // normalized value of an extreme row may itself be subnormal, and rounding it to float32 before
-  // a large gain would multiply that rounding error. kCenter = false is RMSNorm's (mean 0).
+  // a large gain would multiply that rounding error; and a gain near the float32 maximum that a
+  // bias brings back into range does not overflow there. It centres on the mean's pair,
+  // (x - shift) - mean_shift (plan.h). kCenter = false is RMSNorm's (mean 0).
   template <bool kCenter, bool kGamma, bool kBeta>
   static void Wide(const RowParams& p, const T* x, T* y, std::size_t d) {
-    const F64 mean = Ops::Splat64(p.mean);
+    const F64 shift = Ops::Splat64(p.shift);
+    const F64 mean_shift = Ops::Splat64(p.mean_shift);
     const F64 rstd = Ops::Splat64(p.rstd);
     std::size_t j = 0;
     for (; j + 4 <= d; j += 4) {
       const F32 v = Io::Load4(x + j);
       F64 lo = Ops::PromoteLo(v), hi = Ops::PromoteHi(v);
       if constexpr (kCenter) {
-        lo = Ops::Sub64(lo, mean);
-        hi = Ops::Sub64(hi, mean);
+        lo = Ops::Sub64(Ops::Sub64(lo, shift), mean_shift);
+        hi = Ops::Sub64(Ops::Sub64(hi, shift), mean_shift);
       }
       lo = Ops::Mul64(lo, rstd);
       hi = Ops::Mul64(hi, rstd);
@@ -271,7 +296,7 @@ struct RowUkernels {
     }
     for (; j < d; ++j) {
       double t = static_cast<double>(Io::Get(x + j));
-      if constexpr (kCenter) t = t - p.mean;
+      if constexpr (kCenter) t = (t - p.shift) - p.mean_shift;
       t = t * p.rstd;
       if constexpr (kGamma) t = t * static_cast<double>(p.gamma[j]);
       if constexpr (kBeta) t = t + static_cast<double>(p.beta[j]);
@@ -320,6 +345,22 @@ struct RowUkernels {
     std::size_t j = 0;
     for (; j + 8 <= n; j += 8) Io::Store8(y + j, Ops::Load(in + j), Ops::Load(in + j + 4));
     for (; j < n; ++j) Io::Put(y + j, in[j]);
+  }
+
+  // ---- the largest |gamma_j| of a call (plan.h, GainMayOverflow)
+
+  static float MaxAbs(const float* v, std::size_t n) {
+    F32 acc = Ops::Splat32(0.0f);
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) acc = Ops::MaxAbsBits(acc, Ops::Load(v + j));
+    float m = Ops::MaxLane(acc);
+    for (; j < n; ++j) m = MaxAbsScalar(m, v[j]);
+    return m;
+  }
+  // The larger of m and |v| by their bits, so a NaN (above +Inf) wins as in the vector lanes.
+  static float MaxAbsScalar(float m, float v) {
+    const std::uint32_t a = FloatBits(v) & 0x7fffffffu;
+    return a > FloatBits(m) ? BitsFloat(a) : m;
   }
 
   // ---- the residual add of a fused call

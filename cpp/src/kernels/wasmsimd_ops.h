@@ -45,6 +45,15 @@ struct WasmSimdOps {
   }
   LAYERNORM_INLINE static double Lane0(F64 a) { return wasm_f64x2_extract_lane(a, 0); }
   LAYERNORM_INLINE static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
+  // acc, lane by lane, raised to |v| when that is larger as bits (a NaN is above +Inf).
+  LAYERNORM_INLINE static F32 MaxAbsBits(F32 acc, F32 v) {
+    return wasm_u32x4_max(acc, wasm_v128_and(v, U32(0x7fffffffu)));
+  }
+  // The largest lane as bits (of lanes that MaxAbsBits made non-negative).
+  LAYERNORM_INLINE static float MaxLane(F32 a) {
+    const v128_t m = wasm_u32x4_max(a, wasm_i32x4_shuffle(a, a, 2, 3, 0, 1));
+    return wasm_f32x4_extract_lane(wasm_u32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2)), 0);
+  }
 
   // float16 and bfloat16, 8 values per 128-bit load or store, with the rounding and NaN rules of
   // half.h (their only users are the staging, the statistics and the residual add: 16-bit rows
