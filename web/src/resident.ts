@@ -2,6 +2,7 @@
 import { kindOf, type Kind } from './activations.js';
 import { checkNormCall, type CheckedNorm, type NormKind } from './call.js';
 import type { Params } from './executor.js';
+import { quickCheck } from './quick-check.js';
 import type { CallArrays } from './heap.js';
 import { HeapOwner } from './heap-owner.js';
 import type { Runtime } from './runtime.js';
@@ -20,9 +21,15 @@ export function checkForward(
   out: unknown,
 ): CheckedNorm {
   const fn = 'LayerNorm.forward';
+  const options = { dtype: r.dtype === 'float32' ? undefined : r.dtype, out, eps: r.eps };
+  // A Float32Array or Uint16Array of the norm's kind goes the quick way (quick-check.ts).
+  if (r.dtype === 'float32' ? x instanceof Float32Array : x instanceof Uint16Array) {
+    const c = quickCheck(fn, r.norm, x, r.d, options);
+    if (c) return c;
+  }
   if (r.dtype === 'float32') checkFloat32Array(fn, 'x', x);
   else kindOf(fn, 'x', x, r.dtype);
-  return checkNormCall(fn, r.norm, x, r.d, { dtype: r.dtype === 'float32' ? undefined : r.dtype, out, eps: r.eps });
+  return checkNormCall(fn, r.norm, x, r.d, options);
 }
 
 export class ResidentNorm extends HeapOwner implements LayerNorm {
