@@ -63,23 +63,28 @@ inline Moments NonFiniteMoments() {
   return {nan, nan, nan, nan};
 }
 
+// 1 / d, which the statistics multiply by: a division per row sat in the chain of dependent
+// operations from one row's sums to the next row's loop (a multiply is 2.5x shorter), and the two
+// roundings cost at most 2^-53 more than one.
+inline double InverseWidth(std::size_t d) { return 1.0 / static_cast<double>(d); }
+
 // LayerNorm moments from the unshifted sums; the rows that need it are summed again, shifted
 // (by `shifted`, the micro-kernel's shifted sums, from the row's first value).
 template <class ShiftedSums>
 LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, std::size_t d,
-                                          double eps, double s1, double s2, double first) {
-  const double n = static_cast<double>(d);
+                                          double inv_d, double eps, double s1, double s2,
+                                          double first) {
   Moments m;
   m.shift = 0.0;
-  m.mean_shift = s1 / n;
-  double variance = (s2 - s1 * m.mean_shift) / n;
-  if (!(variance > 0.0 && s2 <= kMaxUnshiftedRatio * n * variance)) {
+  m.mean_shift = s1 * inv_d;
+  double variance = (s2 - s1 * m.mean_shift) * inv_d;
+  if (!(variance > 0.0 && s2 * inv_d <= kMaxUnshiftedRatio * variance)) {
     // Offset rows (1e4 + N(0,1)), constant and nearly constant rows, non-finite rows.
     shifted(x, d, first, &s1, &s2);
     if (!std::isfinite(s1) || !std::isfinite(s2)) return NonFiniteMoments();  // NaN or Inf input
     m.shift = first;
-    m.mean_shift = s1 / n;
-    variance = (s2 - s1 * m.mean_shift) / n;
+    m.mean_shift = s1 * inv_d;
+    variance = (s2 - s1 * m.mean_shift) * inv_d;
   }
   m.variance = variance > 0.0 ? variance : 0.0;
   m.rstd = 1.0 / std::sqrt(m.variance + eps);
@@ -87,9 +92,9 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
 }
 
 // RMSNorm statistics (mean 0, variance the mean square) from the sum of squares.
-LAYERNORM_INLINE Moments RmsNormMoments(std::size_t d, double eps, double s2) {
+LAYERNORM_INLINE Moments RmsNormMoments(double inv_d, double eps, double s2) {
   if (!std::isfinite(s2)) return NonFiniteMoments();
-  const double ms = s2 / static_cast<double>(d);
+  const double ms = s2 * inv_d;
   return {0.0, 0.0, ms, 1.0 / std::sqrt(ms + eps)};
 }
 

@@ -38,37 +38,38 @@ template <class U>
 struct Schedule {
   using T = typename U::T;
 
-  LAYERNORM_INLINE static Moments FromSums(Norm norm, std::size_t d, double eps, const T* row,
-                                           double s1, double s2) {
-    if (norm == Norm::kRmsNorm) return RmsNormMoments(d, eps, s2);
-    return LayerNormMoments(&U::template Sums<true>, row, d, eps, s1, s2,
+  LAYERNORM_INLINE static Moments FromSums(Norm norm, std::size_t d, double inv_d, double eps,
+                                           const T* row, double s1, double s2) {
+    if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
+    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
                             static_cast<double>(U::Io::Get(row)));
   }
 
-  LAYERNORM_INLINE static Moments RowMoments(Norm norm, std::size_t d, double eps, const T* row) {
+  LAYERNORM_INLINE static Moments RowMoments(Norm norm, std::size_t d, double inv_d, double eps,
+                                             const T* row) {
     double s1 = 0.0, s2;
     if (norm == Norm::kRmsNorm) {
       U::Squares(row, d, &s2);
     } else {
       U::template Sums<false>(row, d, 0.0, &s1, &s2);
     }
-    return FromSums(norm, d, eps, row, s1, s2);
+    return FromSums(norm, d, inv_d, eps, row, s1, s2);
   }
 
   // A LayerNorm's first row with a gain and a bias: its moments, and from the same pass whether
   // the gain could overflow (plan.h, GainMayOverflow). The gain's loads and integer maxima use
   // ports the float64 sums leave idle, where a pass of its own cost a one-row call 20%.
-  static Moments FirstRowMoments(double eps, const float* gamma, const T* row, std::size_t d,
-                                 bool* wide_gain) {
+  static Moments FirstRowMoments(double inv_d, double eps, const float* gamma, const T* row,
+                                 std::size_t d, bool* wide_gain) {
     double s1, s2;
     float max_abs_gain;
     U::SumsAndMaxAbs(row, d, gamma, &s1, &s2, &max_abs_gain);
     *wide_gain = GainMayOverflow(max_abs_gain, d);
-    return FromSums(Norm::kLayerNorm, d, eps, row, s1, s2);
+    return FromSums(Norm::kLayerNorm, d, inv_d, eps, row, s1, s2);
   }
 
   static Moments Statistics(const NormCall& c, const void* row) {
-    return RowMoments(c.norm, c.d, c.eps, static_cast<const T*>(row));
+    return RowMoments(c.norm, c.d, InverseWidth(c.d), c.eps, static_cast<const T*>(row));
   }
 
   // True when the ranges [a, a + n) and [b, b + n) share no element.
@@ -99,6 +100,7 @@ struct Schedule {
           in_(in),
           left_(rows),
           d_(c.d),
+          inv_d_(InverseWidth(c.d)),
           eps_(c.eps),
           gamma_(c.gamma),
           beta_(c.beta),
@@ -109,9 +111,9 @@ struct Schedule {
       if (rows == 0) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d_);
       if (!rms_ && gamma_ && beta_) {
-        Plan(FirstRowMoments(eps_, gamma_, x_, d_, &wide_gain_));
+        Plan(FirstRowMoments(inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
       } else {
-        Plan(RowMoments(norm(), d_, eps_, x_));
+        Plan(RowMoments(norm(), d_, inv_d_, eps_, x_));
       }
     }
 
@@ -141,7 +143,7 @@ struct Schedule {
           U::LayerNormFastNextRow(p, x_, y_, d, next, &s1, &s2);
         }
         Advance();
-        Plan(FromSums(norm(), d, eps_, x_, s1, s2));
+        Plan(FromSums(norm(), d, inv_d_, eps_, x_, s1, s2));
         return;
       }
       switch (plan_.mode) {
@@ -159,7 +161,7 @@ struct Schedule {
       Advance();
       if (!has_next) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d);
-      Plan(RowMoments(norm(), d, eps_, x_));
+      Plan(RowMoments(norm(), d, inv_d_, eps_, x_));
     }
 
    private:
@@ -197,6 +199,7 @@ struct Schedule {
     Residual in_;
     std::size_t left_;
     const std::size_t d_;
+    const double inv_d_;
     const double eps_;
     const float* const gamma_;
     const float* const beta_;
