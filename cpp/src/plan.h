@@ -107,7 +107,8 @@ LAYERNORM_INLINE RowStats Public(const Moments& m) {
 // |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of FLT_MAX can (with a margin for
 // the float32 rounding of x^). max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
 inline bool GainMayOverflow(float max_abs_gain, std::size_t d) {
-  return !(static_cast<double>(max_abs_gain) * std::sqrt(static_cast<double>(d)) < 0x1p126);
+  const double g = static_cast<double>(max_abs_gain);
+  return !(g * g * static_cast<double>(d) < 0x1p252);  // (squared: no square root per call)
 }
 
 // The path a row with these statistics takes.

@@ -208,7 +208,7 @@ struct Schedule {
     double* rstd_;
     const bool rms_;
     bool wide_gain_ = false;  // set with the first row
-    RowPlan plan_{};
+    RowPlan plan_;            // (set by the constructor for the first row: no zeroing per call)
   };
 
   // From this many rows on, the two halves are normalized as two runs taking turns row by row.
