@@ -22,8 +22,8 @@ export function formatAb(res) {
   out.push(`ref: ${ref} (${res.ref.subject})`, '');
   out.push(`Machine: ${res.machine}`, '');
   out.push(
-    `Both builds in one process, interleaved: per round one sample of each (order alternating), the ` +
-      `ratio time(HEAD) / time(${ref}) per round (the median of 9 pairs of ~1 ms samples), ` +
+    `Both builds in one process, interleaved: a round is 9 pairs of ~1 ms samples (order ` +
+      `alternating) and its ratio time(HEAD) / time(${ref}) is of each side's fastest sample; ` +
       `${res.rounds} rounds in each of ${res.processes} processes (loading order alternating), pooled; ` +
       `below 1 HEAD is faster. Shown: the median ratio, a 95% confidence interval of the median (order ` +
       `statistics), and the interquartile range of the per-round ratios (the spread).` +

@@ -2,7 +2,8 @@
 // on it (web/bench/README.md, "Same-run A/B and the gate").
 //
 //   npm run bench -- --against <ref> [--head <ref>] [--rounds N] [--processes P] [--only REGEX] [--json FILE]
-//   npm run bench -- --gate      (against the commit in web/bench/BASELINE; exits 1 on a regression)
+//   npm run bench -- --gate [--against <ref>] [--head <ref>]
+//                                (against web/bench/BASELINE, or <ref>; exits 1 on a regression)
 //
 // Both packages are loaded in one process and every call is timed in both, interleaved pair by
 // pair (ab/paired.mjs); a row is the median of the per-round ratios HEAD / ref. Identical builds
@@ -69,7 +70,8 @@ function measureInProcesses(spec, processes, log) {
 export async function runAb(args, log = (s) => console.log(s)) {
   const machine = machineLineNode();
   log(machine);
-  const ref = buildCommit(args.gate ? baselineRef() : args.against, log);
+  // The gate holds HEAD to web/bench/BASELINE unless told another commit (--against).
+  const ref = buildCommit(args.against ?? baselineRef(), log);
   let head;
   if (args.head) {
     const h = buildCommit(args.head, log);
