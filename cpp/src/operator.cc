@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "element.h"
+#include "kernels/half.h"
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
 #include "plan.h"
@@ -173,8 +174,15 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
   const kernels::Moments moments = u.statistics(f, src);
   *stats = detail::Public(moments);
   // The gain's check as the schedule makes it with its first row (plan.h, GainMayOverflow).
-  const bool wide_gain = c.norm == Norm::kLayerNorm && c.gamma && c.beta &&
-                         detail::GainMayOverflow(u.max_abs(c.gamma, d), d);
+  float max_abs_gain = 0.0f;  // by bits, as the kernels take it: a NaN is above +Inf
+  if (c.gamma) {
+    for (std::size_t j = 0; j < d; ++j) {
+      max_abs_gain = kernels::BitsFloat(
+          std::max(kernels::FloatBits(max_abs_gain), kernels::FloatBits(c.gamma[j]) & 0x7fffffffu));
+    }
+  }
+  const bool wide_gain =
+      c.norm == Norm::kLayerNorm && c.gamma && c.beta && detail::GainMayOverflow(max_abs_gain, d);
   const detail::RowPlan plan = detail::PlanRow(c.norm, moments, c.gamma, c.beta, wide_gain);
   const bool rms = c.norm == Norm::kRmsNorm;
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast

@@ -28,7 +28,8 @@
 //   no precision lost on subnormal values, at the cost of speed on rows that are rare. So does
 //   every row of a LayerNorm call whose gain could overflow float32 on the way (|gamma * x^| is at
 //   most |gamma| * sqrt(d - 1)) while a bias brings the sum back into range: gamma = 3e38 with
-//   beta = -3e38 must not give +Inf where the answer is 2.2e38.
+//   beta = -3e38 must not give +Inf where the answer is 2.2e38. (And every row with a bias but no
+//   gain, which no model has: see PlanRow.)
 #ifndef LAYERNORM_PLAN_H_
 #define LAYERNORM_PLAN_H_
 
@@ -91,6 +92,15 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
   return m;
 }
 
+// LayerNormMoments as one function shared by every element type (their shifted sums have one
+// type), for the places that run once per call or per run; the pipelined step inlines it.
+template <class ShiftedSums>
+__attribute__((noinline)) Moments LayerNormMomentsOnce(ShiftedSums shifted, const void* x,
+                                                       std::size_t d, double inv_d, double eps,
+                                                       double s1, double s2, double first) {
+  return LayerNormMoments(shifted, x, d, inv_d, eps, s1, s2, first);
+}
+
 // RMSNorm statistics (mean 0, variance the mean square) from the sum of squares.
 LAYERNORM_INLINE Moments RmsNormMoments(double inv_d, double eps, double s2) {
   if (!std::isfinite(s2)) return NonFiniteMoments();
@@ -130,7 +140,9 @@ LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma
   RowPlan p{};
   p.params.gamma = gamma;
   p.params.beta = beta;
-  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain);
+  // A bias without a gain (LayerNorm(x, beta), which no model has) takes the wide path too: its
+  // own fast loop cost 1.5 kB of module, against the page's 250 KB first load.
+  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain || (!gamma && beta));
   if (p.mode == RowMode::kNonFinite) return p;
   // rstd is +inf only where every centered value is 0 (a constant row, or RMSNorm's zero row,
   // with eps == 0): 0 there makes the output beta (RMSNorm: 0) instead of 0 * inf.

@@ -155,24 +155,18 @@ export class Executor {
     }
     const meanAt = this.#rowStats,
       rstdAt = this.#rowStats + 8 * STAT_ROWS;
-    const status = module._lnw_normalize(
-      NORMS[c.norm].wire,
-      DTYPE_CODES[kind.dtype],
+    this.#normalize(
+      c,
       rows,
-      d,
       this.#x,
-      this.#x,
-      params.gamma,
-      params.beta,
+      params,
       c.residual ? this.#r : 0,
       bias,
       c.sumOut ? this.#r : 0,
       c.mean ? meanAt : 0,
       c.rstd ? rstdAt : 0,
       this.#stage,
-      c.eps,
     );
-    if (status !== 0) this.heap.check(status, c.fn);
     let target = c.out;
     if (f32) {
       if (target === null) target = module.HEAPF32.slice(this.#x >>> 2, (this.#x >>> 2) + n);
@@ -186,6 +180,42 @@ export class Executor {
     if (c.mean) copyRowStats(module, meanAt, c.mean);
     if (c.rstd) copyRowStats(module, rstdAt, c.rstd);
     return target;
+  }
+
+  /**
+   * Runs `rows` rows of c at x (in place) through the core; the other areas as addresses, 0 for
+   * none. Throws the core's refusal as an Error naming c.fn.
+   */
+  #normalize(
+    c: CheckedNorm,
+    rows: number,
+    x: number,
+    params: Params,
+    r: number,
+    bias: number,
+    sum: number,
+    mean: number,
+    rstd: number,
+    scratch: number,
+  ): void {
+    const status = this.heap.module._lnw_normalize(
+      NORMS[c.norm].wire,
+      DTYPE_CODES[c.kind.dtype],
+      rows,
+      c.d,
+      x,
+      x,
+      params.gamma,
+      params.beta,
+      r,
+      bias,
+      sum,
+      mean,
+      rstd,
+      scratch,
+      c.eps,
+    );
+    if (status !== 0) this.heap.check(status, c.fn);
   }
 
   /** Copies a stateless call's gamma/beta (d at most CHUNK) into the parameter area. */
@@ -215,32 +245,24 @@ export class Executor {
       su = c.sumOut && c.kind.units(c.sumOut);
     const meanAt = this.#rowStats,
       rstdAt = this.#rowStats + 8 * STAT_ROWS;
-    const norm = NORMS[c.norm].wire,
-      dtype = DTYPE_CODES[c.kind.dtype];
     for (let first = 0; first < c.rows; first += perChunk) {
       const n = Math.min(perChunk, c.rows - first);
       const a = first * c.d,
         b = a + n * c.d;
       heap.writeUnits(this.#x, xu.subarray(a, b));
       if (ru) heap.writeUnits(this.#r, ru.subarray(a, b));
-      const status = module._lnw_normalize(
-        norm,
-        dtype,
+      this.#normalize(
+        c,
         n,
-        c.d,
         this.#x,
-        this.#x,
-        params.gamma,
-        params.beta,
+        params,
         ru ? this.#r : 0,
         bias,
         su ? this.#r : 0,
         c.mean ? meanAt : 0,
         c.rstd ? rstdAt : 0,
         this.#stage,
-        c.eps,
       );
-      heap.check(status, c.fn);
       tu.set(heap.units(tu, this.#x, n * c.d), a);
       if (su) su.set(heap.units(su, this.#r, n * c.d), a);
       if (c.mean) c.mean.set(heap.f64(meanAt, n), first);
@@ -303,24 +325,18 @@ export class Executor {
         const from = row * d;
         heap.writeUnits(block + xAt, xu.subarray(from, from + d));
         if (ru) heap.writeUnits(block + rAt, ru.subarray(from, from + d));
-        const status = heap.module._lnw_normalize(
-          NORMS[c.norm].wire,
-          DTYPE_CODES[kind.dtype],
+        this.#normalize(
+          c,
           1,
-          d,
           block + xAt,
-          block + xAt,
-          params.gamma,
-          params.beta,
+          params,
           ru ? block + rAt : 0,
           call.bias ? block + biasAt : 0,
           su ? block + rAt : 0,
           call.mean ? block + statsAt : 0,
           call.rstd ? block + statsAt + 8 : 0,
           stageAt ? block + stageAt : 0,
-          c.eps,
         );
-        heap.check(status, c.fn);
         tu.set(heap.units(tu, block + xAt, d), from);
         if (su) su.set(heap.units(su, block + rAt, d), from);
         const s = heap.f64(block + statsAt, 2);

@@ -28,7 +28,6 @@ constexpr TypeUkernels TypeTable() {
     t.rmsnorm_fast = &U::RmsNormFastRow;
     t.rmsnorm_wide = &U::RmsNormWideRow;
     t.add = &U::Add;
-    t.max_abs = &U::MaxAbs;
   }
   return t;
 }

@@ -57,8 +57,6 @@ using NormalizeResidualRowsFn = void (*)(const NormCall& call, const void* x, co
                                          void* h, void* y, std::size_t first, std::size_t rows);
 // The statistics of one row of a call.
 using StatisticsFn = Moments (*)(const NormCall& call, const void* row);
-// The largest |v[j]| of n floats (NaN when one is NaN).
-using MaxAbsFn = float (*)(const float* v, std::size_t n);
 
 // Everything for one element type on one ISA.
 struct TypeUkernels {
@@ -71,7 +69,6 @@ struct TypeUkernels {
   RowFn rmsnorm_fast;
   RowFn rmsnorm_wide;
   AddFn add;
-  MaxAbsFn max_abs;
 };
 
 // One ISA's micro-kernels, by element type (layernorm::DType order: float32, float16, bfloat16).

@@ -102,7 +102,8 @@ struct WasmSimdOps {
                                       wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
     wasm_v128_store(p, wasm_v128_or(magnitude, sign));
   }
-  LAYERNORM_INLINE static void StoreF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
+  // (Rare: a function of its own rather than a copy in every loop that stores.)
+  __attribute__((noinline)) static void StoreF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t magnitude = wasm_i16x8_narrow_i32x4(HalfMagnitude(lo), HalfMagnitude(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
@@ -122,7 +123,7 @@ struct WasmSimdOps {
     if (wasm_v128_any_true(wasm_v128_or(IsNaN(lo), IsNaN(hi)))) return StoreBF16x8Exact(p, lo, hi);
     wasm_v128_store(p, wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi)));
   }
-  LAYERNORM_INLINE static void StoreBF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
+  __attribute__((noinline)) static void StoreBF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t rounded = wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
