@@ -134,7 +134,7 @@ function toJson(res) {
   return JSON.stringify(res, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2);
 }
 
-export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
+export function resultsMarkdown(nodeRes, browserRes, abTables = [], when = new Date()) {
   const date = when
     .toISOString()
     .replace('T', ' ')
@@ -162,6 +162,10 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
       'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',
     '',
   );
+  if (abTables.length) {
+    out.push('## Against earlier builds (Node, same run)', '');
+    out.push(...abTables, '');
+  }
   for (const [title, r] of [
     ['Node', nodeRes],
     ['Chromium (headless)', browserRes],
@@ -211,8 +215,20 @@ if (isMain) {
     } catch (e) {
       console.error(`Chromium run failed: ${e?.stack ?? e}`);
     }
+    // The same-run A/B against the baseline and against 232e1e5 (the build before issue 19's
+    // regression), as `npm run bench -- --against <ref>` prints it.
+    const { runAb, baselineRef } = await import('./ab/run.mjs');
+    const { formatAb } = await import('./ab/format.mjs');
+    const abTables = [];
+    for (const ref of [baselineRef(), '232e1e5']) {
+      try {
+        abTables.push(formatAb(await runAb({ against: ref })));
+      } catch (e) {
+        abTables.push(`The A/B against ${ref} could not run: ${e?.message ?? e}`);
+      }
+    }
     const file = path.join(here, 'RESULTS.md');
-    writeFileSync(file, resultsMarkdown(nodeRes, browserRes));
+    writeFileSync(file, resultsMarkdown(nodeRes, browserRes, abTables));
     console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
   }
   if (args.json) {
