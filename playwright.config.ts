@@ -16,8 +16,9 @@ const baseURL = external ?? `http://127.0.0.1:${port}/`;
 const config = 'web/page/vite.config.ts';
 
 export default defineConfig({
-  testDir: 'tests/browser',
-  testMatch: '**/*.spec.ts',
+  // The page and the package in Chromium, and the README examples that run there.
+  testDir: 'tests',
+  testMatch: ['browser/**/*.spec.ts', 'readme/**/*.spec.ts'],
   outputDir: 'test-results/browser',
   timeout: 60_000,
   expect: { timeout: 15_000 },

@@ -67,6 +67,10 @@ describe('the tarball', () => {
       'dist/worker/index.js',
       'dist/worker/index.d.ts',
       'dist/worker/script.js',
+      'dist/explainer/index.js',
+      'dist/explainer/index.d.ts',
+      'dist/inline.js',
+      'dist/inline.d.ts',
       'dist/wasm/layernorm-simd.wasm',
       'dist/wasm/layernorm-scalar.wasm',
       'dist/wasm/layernorm-simd.embedded.js',
@@ -81,7 +85,7 @@ describe('the tarball', () => {
     const strays = files.filter(
       (f) =>
         f.startsWith('dist/') &&
-        !/^dist\/((io|worker|cli)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+        !/^dist\/((io|worker|cli|explainer)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
           f,
         ),
     );
@@ -110,7 +114,9 @@ describe('the tarball', () => {
     // The command line (dist/cli/) is a Node program, not part of what pages import.
     for (const f of filesUnder(join(installed, 'dist')).filter((f) => f.endsWith('.js') && !f.startsWith('cli/'))) {
       const text = readFileSync(join(installed, 'dist', f), 'utf8');
-      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g))
+      // A specifier has no spaces, commas or parentheses: the element's UI text ('Features from')
+      // and property names ('zoom.from') near a quote are not imports.
+      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"\s(),;]+)['"]/g))
         specifiers.set(m[1], f);
     }
     const bare = [...specifiers].filter(([s]) => !s.startsWith('./') && !s.startsWith('../')).sort();
@@ -159,6 +165,43 @@ describe('in Node', () => {
       expect(result.scalar.maxAbs).toBeLessThanOrEqual(1e-5);
     });
   }
+});
+
+describe('the element and inline entries in Node', () => {
+  it('layernorm-wasm/explainer imports without a DOM (server rendering) and defines nothing there', () => {
+    writeFileSync(
+      join(dir, 'ssr.mjs'),
+      `const m = await import('layernorm-wasm/explainer');
+       console.log(JSON.stringify({ cls: typeof m.LayerNormExplainer, customElements: typeof customElements }));`,
+    );
+    expect(JSON.parse(execFileSync(process.execPath, ['ssr.mjs'], { cwd: dir, encoding: 'utf8' }))).toEqual({
+      cls: 'function',
+      customElements: 'undefined',
+    });
+  });
+
+  it('layernorm-wasm/inline runs from its embedded build, bit-identical to the default entry', () => {
+    writeFileSync(
+      join(dir, 'inline.mjs'),
+      `const inline = await import('layernorm-wasm/inline');
+       const main = await import('layernorm-wasm');
+       const x = new Float32Array(3 * 768).map((_, i) => Math.cos(i) * 2 + (i % 768 === 447 ? 300 : 0));
+       const out = {};
+       for (const backend of ['simd', 'scalar']) {
+         const a = (await inline.init({ backend })).layerNorm(x, 768);
+         const b = (await main.init({ backend })).layerNorm(x, 768);
+         out[backend] = a.every((v, i) => Object.is(v, b[i]));
+       }
+       const bytes = await inline.embeddedWasm('simd');
+       out.magic = Array.from(bytes.subarray(0, 4));
+       console.log(JSON.stringify(out));`,
+    );
+    expect(JSON.parse(execFileSync(process.execPath, ['inline.mjs'], { cwd: dir, encoding: 'utf8' }))).toEqual({
+      simd: true,
+      scalar: true,
+      magic: [0, 0x61, 0x73, 0x6d],
+    });
+  });
 });
 
 describe('its types, for a strict TypeScript consumer without skipLibCheck', () => {
@@ -215,9 +258,24 @@ void init({ backend: 'gpu' });
 // @ts-expect-error a number is not a wasm location
 void init({ wasm: 42 });
 `;
-  /** Where the project's lib has WebAssembly (dom), a compiled module is a WasmSource too. */
+  /** Where the project's lib has WebAssembly (dom), a compiled module is a WasmSource too; and the element. */
   const withDom = `${consumer}
+import { LayerNormExplainer, type ExplainerWeights, type RowChangeDetail } from 'layernorm-wasm/explainer';
+import { init as initInline, embeddedWasm } from 'layernorm-wasm/inline';
 export const compiled: Promise<WasmSource> = WebAssembly.compile(new Uint8Array(8));
+
+export async function explain(w: ExplainerWeights, data: Float32Array): Promise<number> {
+  const el: LayerNormExplainer = document.createElement('layernorm-explainer');
+  el.weights = w;
+  el.activations = { data, shape: [1, data.length / 768, 768], tokens: null };
+  el.runtime = initInline();
+  el.addEventListener('rowchange', (e) => console.log((e as CustomEvent<RowChangeDetail>).detail.row));
+  await el.ready;
+  const bytes: Uint8Array = await embeddedWasm('scalar');
+  return (el.stages?.output[0] ?? 0) + bytes.length;
+}
+// @ts-expect-error the weights need a Float32Array gamma
+void ((document.createElement('layernorm-explainer').weights = { gamma: [1, 2] }));
 `;
   const dom = { lib: ['es2022', 'dom'], types: [] };
   const configs: Record<string, { source: string; options: Record<string, unknown>; compilers?: string[] }> = {
@@ -314,14 +372,26 @@ describe('package.json', () => {
       { kind: 'CJSResolvesToESM', entrypoint: './io', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './worker', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './worker', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './explainer', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './explainer', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './inline', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './inline', resolutionKind: 'node16-cjs' },
     ]);
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(['.', './io', './worker', './package.json']);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual([
+      '.',
+      './io',
+      './worker',
+      './explainer',
+      './inline',
+      './package.json',
+    ]);
   }, 120_000);
 
-  it('declares ESM exports with types first, a boolean sideEffects, a prepack build that publishing runs, and Node 20', () => {
+  it('declares ESM exports with types first, side effects in the element entry only, a prepack build that publishing runs, and Node 20', () => {
     expect(pkg.type).toBe('module');
     expect(Object.keys(pkg.exports['.'])[0]).toBe('types');
-    expect(pkg.sideEffects).toBe(false);
+    // `import 'layernorm-wasm/explainer'` defines the element: a bundler must keep that import.
+    expect(pkg.sideEffects).toEqual(['./dist/explainer/index.js']);
     expect(pkg.scripts.prepack).toBe('node web/scripts/build.mjs');
     // .npmrc turns install scripts off; publishing must still run prepack.
     expect(pkg.publishConfig).toEqual({ 'ignore-scripts': false });

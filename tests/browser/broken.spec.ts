@@ -184,7 +184,7 @@ test('7. a gain-only checkpoint counts γ alone and drops + β from the equation
   await expect(page.locator('#weights-summary')).toContainText('no β in this checkpoint');
   await explainer(page);
   await expect(page.locator('#param-count')).toHaveText('γ 768 = 768 (no β)');
-  const equation = await page.locator('#explain .katex-display:visible .katex-mathml').first().textContent();
+  const equation = await page.locator('#equation math').first().textContent();
   expect(equation).toContain('γ');
   expect(equation).not.toContain('β');
   await expect(page.locator('#stages')).not.toContainText('+ β');

@@ -1,19 +1,25 @@
 import { test, expect, ready, openCard, shot, D } from './fixtures';
+import { exactStats } from '../kit/stats.mjs';
+import { testActivations } from './helpers';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 /** Waits until the explainer shows a computed token. */
 async function explained(page: Page): Promise<void> {
-  await expect(page.locator('#explain')).toHaveAttribute('data-mounted', 'true');
+  await expect(page.locator('layernorm-explainer')).toBeVisible();
   await expect(page.locator('#ex-token')).toContainText('row');
 }
 
-test('?embed=explain renders only the explainer card, sized for an <iframe>', async ({ page }) => {
+test('?embed=explain is the <layernorm-explainer> alone on a bare page, sized for an <iframe>', async ({ page }) => {
   await page.setViewportSize({ width: 720, height: 900 });
   await page.goto('./?embed=explain&row=3');
   await explained(page);
   await expect(page.locator('#ex-token')).toHaveText('row 3 (b 0, t 3)');
+  await expect(page.locator('body > main > *')).toHaveCount(4);
+  await expect(page.locator('.step')).toHaveCount(0);
   for (const hidden of [
     'header.site',
     '#weights-card',
@@ -29,9 +35,9 @@ test('?embed=explain renders only the explainer card, sized for an <iframe>', as
   await expect(page.locator('#copy-link')).toBeHidden();
   await expect(page.locator('#stages .chart')).toHaveCount(5);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(720);
-  // Only the explainer's code was loaded: none of the other cards' panels.
+  // Only the explainer's code was loaded: none of the other cards' panels, no engine worker.
   const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
-  expect(scripts.filter((u) => /\/assets\/(page|check)-[\w-]+\.js$/.test(u))).toEqual([]);
+  expect(scripts.filter((u) => /\/assets\/(page|check|worker)-[\w-]+\.js$/.test(u))).toEqual([]);
   await shot(page, '14-embed');
 });
 
@@ -137,4 +143,97 @@ test('a permalink to weights at a URL loads them with range reads; bad values in
     new RegExp(`^<iframe src="[^"]*w=${encodeURIComponent(url).replace(/[.]/g, '\\.')}`),
   );
   await expect(page.locator('#embed-code')).toHaveValue(/embed=explain/);
+});
+
+/**
+ * An article on another origin (a second local server) embeds the explainer and talks to it:
+ * it sends its own activations, tokens and row once the frame says it is ready, and receives the
+ * frame's height and the rows the reader picks; a message it cannot use is answered with why.
+ */
+test.describe('the postMessage API, across origins', () => {
+  let host: Server;
+  let hostOrigin = '';
+  const TOKENS = ['The', ' cat', ' sat', ' on', ' mat'];
+  const x = testActivations(TOKENS.length, D, 11);
+  test.beforeAll(async ({ baseURL }) => {
+    const embed = new URL('./?embed=explain', baseURL);
+    const article = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>An article</title></head>
+<body><main><h1>An article about normalization</h1>
+<iframe id="f" src="${embed.href}" title="LayerNorm explainer" width="720" height="600" style="border:0"></iframe>
+</main>
+<script>
+  const frame = document.getElementById('f');
+  window.got = { ready: 0, heights: [], rows: [], errors: [] };
+  window.send = (message) => frame.contentWindow.postMessage(message, ${JSON.stringify(embed.origin)});
+  addEventListener('message', (e) => {
+    if (e.source !== frame.contentWindow) return;
+    const m = e.data;
+    if (m.type === 'layernorm-embed:ready') {
+      got.ready++;
+      send({ type: 'layernorm-embed:set', activations: { data: ${JSON.stringify(Array.from(x))}, shape: [1, ${TOKENS.length}, ${D}] }, tokens: ${JSON.stringify(TOKENS)}, row: 2 });
+    }
+    if (m.type === 'layernorm-embed:height') { got.heights.push(m.height); frame.style.height = m.height + 'px'; }
+    if (m.type === 'layernorm-embed:rowchange') got.rows.push([m.row, m.token]);
+    if (m.type === 'layernorm-embed:error') got.errors.push(m.message);
+  });
+</script></body></html>`;
+    host = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(article));
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  });
+  test.afterAll(() => new Promise<void>((resolve) => (host.closeAllConnections(), host.close(() => resolve()))));
+
+  test('the article sends activations, tokens and a row; it receives the height and the reader’s picks', async ({
+    page,
+    baseURL,
+  }) => {
+    expect(new URL(baseURL!).origin).not.toBe(hostOrigin);
+    await page.goto(`${hostOrigin}/article.html`);
+    const frame = page.frameLocator('#f');
+    await expect(frame.locator('#ex-token')).toHaveText('row 2 “␣sat”', { timeout: 30_000 });
+    // The article's own numbers: its row's mean as the module computed it.
+    const mean = exactStats(x, D).mean[2]!;
+    expect(Math.abs(Number(await frame.locator('#ex-mean').textContent()) - mean)).toBeLessThan(
+      1e-5 * (1 + Math.abs(mean)),
+    );
+    const got = () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { got: { ready: number; heights: number[]; rows: unknown[]; errors: string[] } }).got,
+      );
+    expect((await got()).ready).toBe(1);
+    await expect.poll(async () => Math.max(0, ...(await got()).heights)).toBeGreaterThan(1000);
+    // The frame is as tall as the explainer: the article fits it to the height it was sent.
+    await expect
+      .poll(async () => (await page.locator('#f').boundingBox())!.height)
+      .toBe(Math.max(...(await got()).heights));
+    // The reader picks a token in the frame: the article hears of it.
+    await frame.getByRole('option', { name: '␣mat' }).click();
+    await expect(frame.locator('#ex-token')).toHaveText('row 4 “␣mat”');
+    await expect.poll(async () => (await got()).rows).toEqual([[4, ' mat']]);
+    // A row set by the article is not the reader's pick: no rowchange.
+    await page.evaluate(() =>
+      (window as unknown as { send(m: unknown): void }).send({ type: 'layernorm-embed:set', row: 1 }),
+    );
+    await expect(frame.locator('#ex-token')).toHaveText('row 1 “␣cat”');
+    // What the frame cannot use, it says.
+    await page.evaluate(() =>
+      (window as unknown as { send(m: unknown): void }).send({
+        type: 'layernorm-embed:set',
+        activations: { data: 'x', shape: [1] },
+      }),
+    );
+    await page.evaluate(() =>
+      (window as unknown as { send(m: unknown): void }).send({ type: 'layernorm-embed:set', tokens: ['a'] }),
+    );
+    await expect
+      .poll(async () => (await got()).errors)
+      .toEqual([
+        'activations.data must be a Float32Array or an array of numbers',
+        '<layernorm-explainer>: activations.tokens has 1 strings for 5 rows; give one per row',
+      ]);
+    expect((await got()).rows).toEqual([[4, ' mat']]);
+    await expect(frame.locator('#ex-token')).toHaveText('row 1 “␣cat”');
+  });
 });

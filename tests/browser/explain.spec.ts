@@ -1,19 +1,19 @@
-import { test, expect, shot, ready, openCard, stageRow, GAMMA, BETA, D } from './fixtures';
+import { test, expect, shot, ready, openCard, stageRow, nearExtras, GAMMA, BETA, D } from './fixtures';
 import { layerNormReference } from 'layernorm-wasm';
-import { maxRelErr, rowStats, testActivations, toText } from './helpers';
+import { exactStats } from '../kit/stats.mjs';
+import { maxRelErr, testActivations, toText } from './helpers';
 import type { Page } from '@playwright/test';
 
-/** Pixels of a stage chart that are coloured (the bars), not white or grey (axes, grid). */
-async function barPixels(page: Page, stage: number): Promise<number> {
+/** The bars a stage chart draws: one rect each for a few features, else one path segment each (per sign). */
+async function bars(page: Page, stage: number): Promise<number> {
   return page
-    .locator('#stages .chart canvas')
+    .locator('#stages svg.chart')
     .nth(stage)
-    .evaluate((c: HTMLCanvasElement) => {
-      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (d[i + 3]! > 0 && Math.abs(d[i]! - d[i + 2]!) > 60) n++;
-      return n;
-    });
+    .evaluate(
+      (svg) =>
+        svg.querySelectorAll('rect.bar').length +
+        [...svg.querySelectorAll('path.bar')].reduce((n, p) => n + (p.getAttribute('d')?.match(/M/g)?.length ?? 0), 0),
+    );
 }
 
 async function paste(page: Page, x: Float32Array): Promise<void> {
@@ -28,21 +28,21 @@ test('one token through every stage: μ, σ², 1/σ and the stage table match a 
   await paste(page, x);
   await openCard(page, 'explain');
   await page.locator('#ex-row').fill('2');
-  const ref = { ...rowStats(x, D), y: layerNormReference(x, D, { gamma: GAMMA, beta: BETA }) };
+  const ref = { ...exactStats(x, D), y: layerNormReference(x, D, { gamma: GAMMA, beta: BETA }) };
   await expect(page.locator('#ex-token')).toHaveText('row 2');
   const mu = Number(await page.locator('#ex-mean').textContent());
   const v = Number(await page.locator('#ex-var').textContent());
   const rstd = Number(await page.locator('#ex-rstd').textContent());
   expect(Math.abs(mu - ref.mean[2]!)).toBeLessThan(1e-5 * Math.abs(ref.mean[2]!) + 1e-6);
   expect(Math.abs(v - ref.variance[2]!) / ref.variance[2]!).toBeLessThan(1e-5);
-  expect(Math.abs(rstd - 1 / Math.sqrt(ref.variance[2]! + 1e-5)) * Math.sqrt(ref.variance[2]!)).toBeLessThan(1e-5);
+  expect(Math.abs(rstd - ref.rstd[2]!) / ref.rstd[2]!).toBeLessThan(1e-5);
   const y = await stageRow(page, 'y');
   expect(y).toHaveLength(8);
   expect(maxRelErr(y, Array.from(ref.y.subarray(2 * D + 444, 2 * D + 452)))).toBeLessThan(1e-4);
-  await expect(page.locator('#equation, #eq-layernorm').first()).toBeVisible();
+  await expect(page.locator('#equation math').first()).toBeVisible();
   await expect(page.locator('#ex-insight')).toContainText('Feature 447');
   await expect(page.locator('#stages .chart')).toHaveCount(5);
-  await expect.poll(() => barPixels(page, 0)).toBeGreaterThan(500);
+  await expect.poll(() => bars(page, 0)).toBe(8);
   await shot(page, '03-explainer-window');
   // All d, zoomed to a range typed in, then reset.
   await page.locator('input[name="exview"][value="all"]').check();
@@ -53,7 +53,7 @@ test('one token through every stage: μ, σ², 1/σ and the stage table match a 
   await page.locator('#ex-zoom-reset').click();
   await expect(page.locator('#stages .chart').first()).toHaveAttribute('aria-label', /features 0 to 767/);
   // 768 bars, each under a pixel wide, are still drawn, in every stage.
-  for (let i = 0; i < 5; i++) await expect.poll(() => barPixels(page, i)).toBeGreaterThan(100);
+  for (let i = 0; i < 5; i++) await expect.poll(() => bars(page, i)).toBeGreaterThan(700);
   await shot(page, '04-explainer-all');
 });
 
@@ -86,12 +86,13 @@ test('γ and β of the loaded weights, with callouts for the notable features', 
   const top = GAMMA.indexOf(Math.max(...GAMMA));
   const low = GAMMA.indexOf(Math.min(...GAMMA));
   const bigBeta = Array.from(BETA).reduce((a, v, j) => (Math.abs(v) > Math.abs(BETA[a]!) ? j : a), 0);
+  await nearExtras(page);
   const callouts = page.locator('#gb-callouts li');
   await expect(callouts.first()).toContainText(`Feature ${top} has the largest gain`);
   await expect(page.locator('#gb-callouts')).toContainText(`Feature ${bigBeta} has the largest bias`);
   await expect(page.locator('#gb-callouts')).toContainText(`Feature ${low} has the smallest gain`);
   await expect(page.locator('#gb-callouts')).toContainText("Feature 447, one of GPT-2's massive channels");
-  await expect(page.locator('#gb-chart canvas')).toHaveCount(1);
+  await expect(page.locator('#gb-chart path.line')).toHaveCount(2);
   await expect(page.locator('#gb-chart')).toHaveAttribute('aria-label', /γ and β for all 768 features/);
 });
 
@@ -104,19 +105,20 @@ test('where ln_f sits in GPT-2, and how bias-free LayerNorm and RMSNorm differ o
   const steps = page.getByRole('list', { name: 'GPT-2 small from tokens to logits' }).locator('li strong');
   await expect(steps).toHaveText(['Tokens', 'Embeddings', '12 transformer blocks', 'ln_f', 'Unembedding', 'Logits']);
   await page.locator('#ex-row').fill('1');
-  const row = x.subarray(D, 2 * D);
-  const mean = row.reduce((a, v) => a + v, 0) / D;
-  const rms = Math.sqrt(row.reduce((a, v) => a + v * v, 0) / D + 1e-5);
+  const { mean: means, variance } = exactStats(x, D);
+  const mean = means[1]!;
+  const rms = 1 / exactStats(x, D, { norm: 'rmsnorm' }).rstd[1]!; // √(mean(x²) + ε)
+  await nearExtras(page);
   const text = page.locator('#variants-text');
   await expect(text).toContainText(`For row 1: μ = ${Number(mean.toPrecision(4))}`);
   await expect(text).toContainText(`(with ε)`);
   const shown = Number(/root mean square √\(σ² \+ μ²\) = ([\d.]+)/.exec((await text.textContent()) ?? '')![1]);
   expect(Math.abs(shown - rms) / rms).toBeLessThan(1e-3);
-  await expect(text).toContainText(
-    `μ/σ = ${Number((mean / Math.sqrt(row.reduce((a, v) => a + (v - mean) ** 2, 0) / D)).toPrecision(3))} here`,
-  );
+  await expect(text).toContainText(`μ/σ = ${Number((mean / Math.sqrt(variance[1]!)).toPrecision(3))} here`);
   await expect(text).toContainText('Bias-free LayerNorm is LayerNorm minus β');
-  await expect(page.locator('#variants-chart canvas')).toHaveCount(1);
+  // Three charts side by side on one value axis, each named.
+  await expect(page.locator('#variants-chart figure strong')).toHaveText(['LayerNorm', 'bias-free', 'RMSNorm']);
+  await expect(page.locator('#variants-chart svg.chart')).toHaveCount(3);
 });
 
 test('clicking or pressing Enter on a heatmap row explains that token', async ({ page }) => {

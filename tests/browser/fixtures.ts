@@ -99,14 +99,26 @@ export async function ready(
   await expect(page.locator('#out-summary')).toContainText('Output');
 }
 
-/** Scrolls a lazily mounted card (the explainer, the lab) into view and waits until it is live. */
+/**
+ * Scrolls a card into view and waits until it is live: the lab once its code has loaded, the
+ * explainer (the page's <layernorm-explainer>) once it shows a token.
+ */
 export async function openCard(page: Page, id: 'explain' | 'check'): Promise<void> {
   await page.locator(`#${id}`).scrollIntoViewIfNeeded();
-  await expect(page.locator(`#${id}`)).toHaveAttribute('data-mounted', 'true');
+  if (id === 'check') await expect(page.locator('#check')).toHaveAttribute('data-mounted', 'true');
+  else await expect(page.locator('#ex-token')).toContainText('row');
 }
 
-/** The numbers in one row of the explainer's stage table (features 444–451 by default). */
+/** The numbers in one row of the explainer's stage table (features 444–451 by default; in its shadow DOM). */
 export async function stageRow(page: Page, name: string): Promise<number[]> {
   const cells = page.locator('.stage-table tbody tr', { has: page.locator(`th:text-is("${name}")`) }).locator('td');
   return (await cells.allTextContents()).map(Number);
+}
+
+/**
+ * Brings the explainer's lower sections near the viewport (γ and β, the three forms), whose code
+ * loads only then, by scrolling to its table just above them.
+ */
+export async function nearExtras(page: Page): Promise<void> {
+  await page.locator('#stage-table').scrollIntoViewIfNeeded();
 }

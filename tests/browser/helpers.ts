@@ -1,31 +1,12 @@
 /**
- * Test data and small comparisons for the browser tests. The float64 oracles and the .npy codec
- * are the package's own (`layerNormReference`, `rmsNormReference`, `readNpy`, `writeNpy`,
- * `writeNpyHeader`), imported from the built package by name as an application would.
+ * Test data and small comparisons for the browser tests. The references and the .npy codec are the
+ * package's own (`layerNormReference`, `rmsNormReference`, `readNpy`, `writeNpy`, `writeNpyHeader`),
+ * imported from the built package by name as an application would; the statistics the page lists
+ * are checked against the test kit's (tests/kit/stats.mjs).
  */
 import { writeNpy } from 'layernorm-wasm/io';
 
 export const D = 768;
-
-/**
- * Each row's mean and variance in float64, for the statistics the page lists. The package's
- * oracles return outputs only, so these two sums are the tests' own.
- */
-export function rowStats(x: ArrayLike<number>, d: number): { mean: Float64Array; variance: Float64Array } {
-  const rows = x.length / d;
-  const mean = new Float64Array(rows);
-  const variance = new Float64Array(rows);
-  for (let r = 0; r < rows; r++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) s += x[r * d + j]!;
-    const m = s / d;
-    let v = 0;
-    for (let j = 0; j < d; j++) v += (x[r * d + j]! - m) ** 2;
-    mean[r] = m;
-    variance[r] = v / d;
-  }
-  return { mean, variance };
-}
 
 /** Seeded activations in float32: N(0,1)-ish plus one large channel, row-dependent. */
 export function testActivations(rows: number, d = D, seed = 1): Float32Array {

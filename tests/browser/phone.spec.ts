@@ -62,7 +62,10 @@ test('touch wording, a zoomable heatmap, and a tap that picks the token', async 
   await expect(page.locator('#heat-readout')).toContainText('row 9 (b 0, t 9), feature 447');
   await openCard(page, 'explain');
   await expect(page.locator('#ex-token')).toHaveText('row 9 (b 0, t 9)');
-  await expect(page.locator('#ex-zoom-hint')).toHaveText('Type a range to zoom.');
+  await page.locator('input[name="exview"][value="all"]').check();
+  await expect(page.locator('#ex-zoom-hint .touch-only')).toHaveText('type the range to zoom');
+  await expect(page.locator('#ex-zoom-hint .touch-only')).toBeVisible();
+  await expect(page.locator('#ex-zoom-hint .pointer-only')).toBeHidden();
 });
 
 test('the embedded explainer fits a phone', async ({ page }) => {

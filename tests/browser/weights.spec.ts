@@ -6,6 +6,7 @@ import {
   openCard,
   stageRow,
   forwardToServer,
+  nearExtras,
   HF_URL,
   CHECKPOINT,
   GAMMA,
@@ -17,6 +18,7 @@ import { readNpy } from 'layernorm-wasm/io';
 import { normGguf, qwenCheckpoint, QWEN_CONFIG_URL, QWEN_D, QWEN_EPS, QWEN_URL } from './checkpoints';
 import { maxRelErr, npy, testActivations, toText } from './helpers';
 import { buildSafetensors, f32Bytes, gpt2Layout, toBytes } from '../io/fixtures';
+import { exactStats } from '../kit/stats.mjs';
 import type { Download, Page } from '@playwright/test';
 
 async function text(d: Download): Promise<string> {
@@ -245,7 +247,7 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await expect(page.locator('#eps')).toHaveValue('1e-6');
   await expect(page.locator('#eps-origin')).toHaveText('As the checkpoint states it (llama).');
   await expect(page.locator('input[name="preset"][value="rmsnorm"]')).toBeChecked();
-  await expect(page.locator('input[name="preset"][value="gpt2"]')).toBeDisabled();
+  await expect(page.locator('input[name="preset"][value="layernorm"]')).toBeDisabled();
   await expect(page.locator('input[name="preset"][value="biasfree"]')).toBeDisabled();
   await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-6, RMSNorm (γ only)');
 
@@ -264,13 +266,11 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   // Per-row statistics are RMSNorm's: mean(x²) and 1/√(mean(x²) + ε).
   await expect(page.locator('#stats-table thead th')).toHaveText(['row', 'mean(x²)', '1/√(mean(x²)+ε)']);
   const cells = page.locator('#stats-table tbody tr');
+  const stats = exactStats(x, D, { norm: 'rmsnorm', eps: 1e-6 });
   for (let r = 0; r < 3; r++) {
-    let squares = 0;
-    for (let j = 0; j < D; j++) squares += x[r * D + j]! ** 2;
-    const ms = squares / D;
     const [shownMs, shownRstd] = await cells.nth(r).locator('td').allTextContents();
-    expectPrinted(shownMs!, ms, `row ${r}: mean(x²)`);
-    expectPrinted(shownRstd!, 1 / Math.sqrt(ms + 1e-6), `row ${r}: rstd`);
+    expectPrinted(shownMs!, stats.meanSquare[r]!, `row ${r}: mean(x²)`);
+    expectPrinted(shownRstd!, stats.rstd[r]!, `row ${r}: rstd`);
   }
 
   // The check: against rmsNormReference, and the SIMD build against the scalar one, bit for bit.
@@ -278,16 +278,18 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against rmsNormReference:');
   await page.locator('#scalar-btn').click();
   await expect(page.locator('#scalar-result')).toContainText('✓ Bit-identical');
-  await expect(page.locator('#scalar-result')).toContainText('for all 2,304 values of RMSNorm.');
+  await expect(page.locator('#scalar-result')).toContainText('for all 2,304 values of RMSNorm (γ only).');
   await shot(page, '16-rmsnorm-gguf');
 
   // Back to GPT-2: LayerNorm with γ and β and GPT-2's ε.
   await page.locator('input[name="wsrc"][value="hf"]').check();
   await expect(summary).toContainText('LayerNorm ln_f.weight (gpt2), ε = 1e-5 as the checkpoint states');
   await expect(page.locator('#eps')).toHaveValue('1e-5');
-  await expect(page.locator('input[name="preset"][value="gpt2"]')).toBeChecked();
+  await expect(page.locator('input[name="preset"][value="layernorm"]')).toBeChecked();
   await expect(page.locator('input[name="preset"][value="rmsnorm"]')).toBeDisabled();
-  await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-5, γ and β');
+  await expect(page.locator('#out-summary')).toContainText(
+    'Output [3, 768]: 2,304 values, ε = 1e-5, LayerNorm (γ and β)',
+  );
   await expect(page.locator('#stats-table thead th')).toHaveText(['row', 'μ', 'σ²', '1/√(σ²+ε)']);
   expectWithinContract((await downloadNpy(page)).data, layerNormReference(x, D, { gamma: GAMMA, beta: BETA }), D, BETA);
   await expect(page.locator('#ref-result')).toContainText('✓ Agrees — against layerNormReference:');
@@ -319,20 +321,17 @@ test('a safetensors checkpoint whose config.json says rms_norm_eps is explained 
 
   // The explainer: RMSNorm's equation (no μ, no β), its statistics and its three stages.
   await openCard(page, 'explain');
-  await expect(page.locator('#eq-rmsnorm')).toBeVisible();
-  for (const id of ['#eq-layernorm', '#eq-biasfree', '#eq-stats']) await expect(page.locator(id)).toBeHidden();
-  const equations = await page.locator('#explain .eqs .eq:visible').allTextContents();
+  const equations = await page.locator('#equation math').allTextContents();
+  expect(equations).toHaveLength(2);
   expect(equations.join(' ')).toContain('mean');
   expect(equations.join(' ')).not.toMatch(/[μβ]/);
-  await expect(page.locator('#fact-norm')).toHaveText('RMSNorm (γ only, no centring)');
+  await expect(page.locator('#fact-norm')).toHaveText('RMSNorm (γ only)');
   await expect(page.locator('#param-count')).toHaveText('γ 896 = 896 (no β)');
   await page.locator('#ex-row').fill('2');
   await expect(page.locator('#ex-token')).toHaveText('row 2');
-  let squares = 0;
-  for (let j = 0; j < d; j++) squares += x[2 * d + j]! ** 2;
-  const ms = squares / d;
-  expectPrinted((await page.locator('#ex-ms').textContent())!, ms, 'mean(x²)');
-  expectPrinted((await page.locator('#ex-rstd').textContent())!, 1 / Math.sqrt(ms + QWEN_EPS), 'rstd');
+  const row2 = exactStats(x, d, { norm: 'rmsnorm', eps: QWEN_EPS });
+  expectPrinted((await page.locator('#ex-ms').textContent())!, row2.meanSquare[2]!, 'mean(x²)');
+  expectPrinted((await page.locator('#ex-rstd').textContent())!, row2.rstd[2]!, 'rstd');
   await expect(page.locator('#ex-mean')).toHaveCount(0);
   const figures = page.locator('#stages figure:visible strong');
   await expect(figures).toHaveText(['x', 'x̂ = x · rstd', 'y = γ ⊙ x̂']);
@@ -342,6 +341,7 @@ test('a safetensors checkpoint whose config.json says rms_norm_eps is explained 
   const xhat = window(rmsNormReference(x, d, { eps: QWEN_EPS }));
   expect(maxRelErr(await stageRow(page, 'x̂'), xhat)).toBeLessThan(1e-4);
   await expect(page.locator('#ex-insight')).toContainText('of mean(x²)');
+  await nearExtras(page);
   await expect(page.locator('#variants-text')).toContainText('These weights run as RMSNorm');
 
   // The lab: the exact answer saved as an expected output passes, bit for bit equal to the page's

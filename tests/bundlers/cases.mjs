@@ -17,6 +17,9 @@
 //   csp          true: the page is served with STRICT_CSP and must not be allowed to eval
 //   expectError  a RegExp the init() error must match instead of a result
 //   allowConsole RegExps of browser console errors that are expected (anything else fails)
+//   noFailedRequests  true: no request may fail or answer 400 or above, over the whole run
+//   kind 'explainer'  the page shows <layernorm-explainer> (app/explainer-entry.js); the runner
+//                compares its stages with Node's output instead of the init() check
 //
 // `app` gives: dir (the app folder), serve(subdir, options) (tests/bundlers/serve.mjs options),
 // node(args, env) (runs Node in the app folder and returns stdout), and write(path, contents).
@@ -47,6 +50,8 @@ export function page({ script, module = true, importMap }) {
 }
 
 const initOptions = (source) => ({ 'src/init-options.js': `export const initOptions = ${source};\n` });
+/** The app takes init from layernorm-wasm/inline instead of the package's main entry. */
+const inlineEntry = { 'src/lnw.js': "export { init } from 'layernorm-wasm/inline';\n" };
 /** Chromium's message for the expected 404 of the .wasm beside a bundle that did not copy it. */
 const MISSING_WASM =
   /Failed to load resource: the server responded with a status of 404 \(Not Found\) \(\S+\/layernorm-(simd|scalar)\.wasm\)$/;
@@ -234,6 +239,20 @@ export const cases = [
     wasmFrom: 'embedded',
     allowConsole: [MISSING_WASM],
   },
+  {
+    name: 'esbuild (ESM), layernorm-wasm/inline',
+    files: { ...bundledPage, ...inlineEntry },
+    start: async (app) => (await app.serve(await esbuildApp(app))).url(),
+    wasmFrom: 'embedded',
+    noFailedRequests: true,
+  },
+  {
+    name: 'Rollup + node-resolve, layernorm-wasm/inline',
+    files: { ...bundledPage, ...inlineEntry },
+    start: async (app) => (await app.serve(await rollupApp(app))).url(),
+    wasmFrom: 'embedded',
+    noFailedRequests: true,
+  },
   ...importMapCases(
     'import map (layernorm-wasm only)',
     'import map to a CDN-like origin',
@@ -299,6 +318,17 @@ const bundledWorkerPage = { 'dist/index.html': page({ script: './package-worker-
 const ownWorkerEntry = initOptions(
   "{ worker: () => new Worker(new URL('./layernorm-worker.js', import.meta.url), { type: 'module' }) }",
 );
+/** The worker gets both builds' bytes from layernorm-wasm/inline: it fetches no .wasm either. */
+const inlineWorkerOptions = {
+  'src/init-options.js': [
+    "import { embeddedWasm } from 'layernorm-wasm/inline';",
+    'export const initOptions = {',
+    "  wasm: { simd: await embeddedWasm('simd'), scalar: await embeddedWasm('scalar') },",
+    "  worker: () => new Worker(new URL('./layernorm-worker.js', import.meta.url), { type: 'module' }),",
+    '};',
+    '',
+  ].join('\n'),
+};
 /** Chromium's message for the 404 of a worker script that the bundler did not emit. */
 const MISSING_WORKER_SCRIPT =
   /Failed to load resource: the server responded with a status of 404 \(Not Found\) \(\S+\/script\.js\)$/;
@@ -385,8 +415,70 @@ cases.push(
     allowConsole: [REFUSED_EVAL],
   },
   {
+    name: 'layernorm-wasm/worker (esbuild, the .wasm from layernorm-wasm/inline)',
+    files: { ...bundledWorkerPage, ...inlineWorkerOptions },
+    start: async (app) => {
+      const entryPoints = [
+        'src/package-worker-entry.js',
+        { in: 'layernorm-wasm/worker/script', out: 'layernorm-worker' },
+      ];
+      return (await app.serve(await esbuildApp(app, { entryPoints }))).url();
+    },
+    wasmFrom: 'embedded',
+    noFailedRequests: true,
+  },
+  {
     name: 'layernorm-wasm/worker (Node, worker_threads)',
     kind: 'node',
     run: async (app) => JSON.parse(await app.node(['src/package-worker-node.js'])),
+  },
+);
+
+// layernorm-wasm/explainer: <layernorm-explainer> on a page of its own (app/explainer-entry.js),
+// its stages checked row by row against Node's output. esbuild and Rollup apps give it a runtime
+// from layernorm-wasm/inline, so nothing is asked for that is not there.
+const explainerPage = { 'index.html': page({ script: '/src/explainer-entry.js' }) };
+const bundledExplainerPage = { 'dist/index.html': page({ script: './explainer-entry.js' }) };
+const inlineRuntime = {
+  'src/explainer-runtime.js': "import { init } from 'layernorm-wasm/inline';\nexport const runtime = init();\n",
+};
+
+cases.push(
+  {
+    name: 'layernorm-wasm/explainer (Vite build)',
+    kind: 'explainer',
+    files: explainerPage,
+    start: async (app) => (await app.serve(await viteApp(app))).url(),
+    wasmFrom: 'file',
+    noFailedRequests: true,
+  },
+  {
+    name: 'layernorm-wasm/explainer (esbuild, runtime from layernorm-wasm/inline)',
+    kind: 'explainer',
+    files: { ...bundledExplainerPage, ...inlineRuntime },
+    start: async (app) => (await app.serve(await esbuildApp(app, { entryPoints: ['src/explainer-entry.js'] }))).url(),
+    wasmFrom: 'embedded',
+    noFailedRequests: true,
+  },
+  {
+    name: 'layernorm-wasm/explainer (Rollup, runtime from layernorm-wasm/inline)',
+    kind: 'explainer',
+    files: { ...bundledExplainerPage, ...inlineRuntime },
+    start: async (app) => (await app.serve(await rollupApp(app, join(app.dir, 'src/explainer-entry.js')))).url(),
+    wasmFrom: 'embedded',
+    noFailedRequests: true,
+  },
+  {
+    name: 'layernorm-wasm/explainer (import map)',
+    kind: 'explainer',
+    files: {
+      'index.html': page({
+        script: './src/explainer-entry.js',
+        importMap: { 'layernorm-wasm/explainer': './node_modules/layernorm-wasm/dist/explainer/index.js' },
+      }),
+    },
+    start: async (app) => (await app.serve(app.dir)).url(),
+    wasmFrom: 'file',
+    noFailedRequests: true,
   },
 );

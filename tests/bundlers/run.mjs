@@ -92,7 +92,7 @@ try {
     const row = { name: c.name, status: 'ok' };
     const started = performance.now();
     try {
-      if ((c.kind ?? 'browser') === 'browser') {
+      if ((c.kind ?? 'browser') === 'browser' || c.kind === 'explainer') {
         browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
         Object.assign(row, await runBrowserCase(c, app));
       } else {
@@ -166,6 +166,8 @@ async function makeApp(c) {
     },
   };
   app.write('src/init-options.js', 'export const initOptions = {};\n');
+  app.write('src/lnw.js', "export { init } from 'layernorm-wasm';\n");
+  app.write('src/explainer-runtime.js', 'export const runtime = null;\n');
   for (const [path, contents] of Object.entries(c.files ?? {})) app.write(path, contents);
   return app;
 }
@@ -202,6 +204,8 @@ async function runBrowserCase(c, app) {
           ),
       ),
     );
+    const failedRequests = [];
+    context.on('requestfailed', (request) => failedRequests.push(`${request.url()} (${request.failure()?.errorText})`));
     const pageErrors = [];
     const consoleErrors = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -213,8 +217,18 @@ async function runBrowserCase(c, app) {
     const first = await page.evaluate(() => window.lnwResult);
     await Promise.all(bodies);
     const firstLoad = responses.splice(0);
-    const scalar = c.expectError ? null : await page.evaluate(() => window.lnwCheck({ backend: 'scalar' }));
+    const scalar =
+      c.expectError || c.kind === 'explainer'
+        ? null
+        : await page.evaluate(() => window.lnwCheck({ backend: 'scalar' }));
     await Promise.all(bodies);
+    if (c.noFailedRequests) {
+      const failed = [
+        ...failedRequests,
+        ...[...firstLoad, ...responses].filter((r) => r.status >= 400).map((r) => `${r.url} (HTTP ${r.status})`),
+      ];
+      if (failed.length) throw new Error(`failed requests: ${failed.join(', ')}`);
+    }
 
     if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join(' | ')}`);
     // Chromium asks every page for /favicon.ico; none of these apps has one.
@@ -222,7 +236,7 @@ async function runBrowserCase(c, app) {
     const unexpected = consoleErrors.filter((m) => !allowed.some((re) => re.test(m)));
     if (unexpected.length) throw new Error(`console errors: ${unexpected.join(' | ')}`);
     if (c.csp && first.evalAllowed !== false) throw new Error('the page could eval: the CSP header is not in force');
-    const summary = checkResults(c, first, scalar);
+    const summary = c.kind === 'explainer' ? checkExplained(first) : checkResults(c, first, scalar);
     const bytes = loadBytes(firstLoad);
     if (!c.expectError) checkWasmSource(c, firstLoad);
     if (c.wasmFetches) checkWasmFetches(c, [...firstLoad, ...responses]);
@@ -265,6 +279,19 @@ function checkResults(c, auto, scalar) {
     }
   }
   return `simd + scalar, ${expected.length} outputs bit-identical to Node, ${contract.maxScaledUlp.toFixed(2)} scaled ulp from the reference`;
+}
+
+/** The explainer's output stage of every row against the package's layerNorm output in Node. */
+function checkExplained(r) {
+  if (r.error) throw new Error(`the explainer failed: ${r.error}`);
+  const y = new Float32Array(r.y);
+  const same = pkg.compareOutputs(y, expected, D, beta);
+  if (y.length !== expected.length || same.differingBits !== 0) {
+    throw new Error(
+      `the explainer's stages differ from the package's output in Node in ${same.differingBits} elements`,
+    );
+  }
+  return `"${r.heading}": the stages of all ${y.length / D} rows bit-identical to layerNorm in Node`;
 }
 
 function isWasm(body) {

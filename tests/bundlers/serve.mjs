@@ -1,7 +1,8 @@
-// A static file server for the matrix apps, on 127.0.0.1 with an ephemeral port. Options make it
-// behave like the hosts the apps meet: a Content-Security-Policy header, CORS (a CDN), a path
-// prefix (a CDN's /npm/<name>@<version>/), and an SPA fallback that answers missing files with
-// index.html (as many dev servers and static hosts do).
+// A static file server for the matrix apps, on 127.0.0.1 with an ephemeral port (/favicon.ico
+// answers 204, as on a site that has one). Options make it behave like the hosts the apps meet: a
+// Content-Security-Policy header, CORS (a CDN), a path prefix (a CDN's /npm/<name>@<version>/),
+// and an SPA fallback that answers missing files with index.html (as many dev servers and static
+// hosts do).
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -26,6 +27,12 @@ export function serveStatic(dir, { csp, cors = false, prefix = '/', spaFallback 
     if (csp) headers['Content-Security-Policy'] = csp;
     if (cors) headers['Access-Control-Allow-Origin'] = '*';
     const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+    // As a site with an icon answers: the browser's own request for it is no failed request.
+    if (path === '/favicon.ico') {
+      res.writeHead(204, headers);
+      res.end();
+      return;
+    }
     let file = null;
     if (path.startsWith(prefix)) {
       const relative = normalize(path.slice(prefix.length)).replace(/^(\.\.(\/|\\|$))+/, '');

@@ -14,6 +14,7 @@ import {
 } from '../../dist/index.js';
 import { bitDifference } from '../helpers/bits.js';
 import { gaussian, gpt2Like, hardCases, rng, rowsFor, WIDTHS } from '../helpers/cases.js';
+import { residualSum } from '../kit/exact.mjs';
 
 const SEED = 20261202;
 const NORMS = ['layerNorm', 'rmsNorm'] as const;
@@ -23,16 +24,6 @@ beforeAll(async () => {
   runtimes.simd = await init({ backend: 'simd' });
   runtimes.scalar = await init({ backend: 'scalar' });
 });
-
-/** h = fl32(x + r), then + bias in float32: what the fused call normalizes (PyTorch's order). */
-function residualSum(x: Float32Array, r: Float32Array, bias: Float32Array | null, d: number): Float32Array {
-  const h = new Float32Array(x.length);
-  for (let i = 0; i < x.length; i++) {
-    const sum = Math.fround(x[i]! + r[i]!);
-    h[i] = bias ? Math.fround(sum + bias[i % d]!) : sum;
-  }
-  return h;
-}
 
 function data(d: number, seed: number) {
   const rows = rowsFor(d);

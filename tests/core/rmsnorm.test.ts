@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compareOutputs, init, rmsNormReference, ulp32, type LayerNormRuntime } from '../../dist/index.js';
 import { bitDifference } from '../helpers/bits.js';
 import { gaussian, gpt2Like, hardCases, rng, rowsFor, WIDTHS } from '../helpers/cases.js';
+import { exactStages } from '../kit/stats.mjs';
 
 const SEED = 20261201;
 
@@ -120,18 +121,15 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
           expect(Array.from(st.normalized).every(Number.isNaN), where).toBe(true);
           continue;
         }
-        // The exact values, in float64: mean(x²) and 1/√(mean(x²) + ε), then x·rstd.
-        let squares = 0;
-        for (const v of input) squares += v * v;
-        const meanSquare = squares / c.d;
-        const exactRstd = 1 / Math.sqrt(meanSquare + c.eps);
-        if (!Number.isFinite(exactRstd) || meanSquare === 0) continue;
-        expect(Math.abs(st.meanSquare - meanSquare) / meanSquare, `${where}: mean(x²)`).toBeLessThan(1e-12);
-        expect(Math.abs(st.rstd - exactRstd) / exactRstd, `${where}: rstd`).toBeLessThan(2 ** -40);
+        // The exact values (the test kit's oracle): mean(x²), 1/√(mean(x²) + ε) and x̂.
+        const e = exactStages(c.x, c.d, row, { norm: 'rmsnorm', gamma: c.gamma, eps: c.eps });
+        if (!Number.isFinite(e.rstd) || e.meanSquare === 0) continue;
+        expect(Math.abs(st.meanSquare - e.meanSquare) / e.meanSquare, `${where}: mean(x²)`).toBeLessThan(1e-12);
+        expect(Math.abs(st.rstd - e.rstd) / e.rstd, `${where}: rstd`).toBeLessThan(2 ** -40);
         // x̂ = x · rstd takes two float32 roundings (rstd, then the product): at most 2 spacings.
         let worst = 0;
         for (let j = 0; j < c.d; j++) {
-          const exact = input[j]! * exactRstd;
+          const exact = e.normalized[j]!;
           if (exact !== 0) worst = Math.max(worst, Math.abs(st.normalized[j]! - exact) / ulp32(Math.abs(exact)));
         }
         expect(worst, `${where}: x̂`).toBeLessThanOrEqual(2);

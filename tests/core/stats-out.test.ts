@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { float32ToHalfBits, halfBitsToFloat32, init, type LayerNormRuntime } from '../../dist/index.js';
 import { bitDifference } from '../helpers/bits.js';
 import { gaussian, hardCases, rng } from '../helpers/cases.js';
+import { exactStages } from '../kit/stats.mjs';
 
 const SEED = 20261203;
 /** [d, rows]: 70,000 rows of 1 (17 blocks of statistics, 2 chunks), 4,097 rows of 16 and of 7 (one
@@ -78,9 +79,7 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
       for (const row of [0, 1, rows >> 1, rows - 2, rows - 1]) {
         const st = rt.rmsNormStages(x, d, row, { gamma, eps: 1e-6 });
         expect(rstd[row], `row ${row}`).toBe(st.rstd);
-        let squares = 0;
-        for (let j = 0; j < d; j++) squares += x[row * d + j]! ** 2;
-        const exact = 1 / Math.sqrt(squares / d + 1e-6);
+        const exact = exactStages(x, d, row, { norm: 'rmsnorm', eps: 1e-6 }).rstd;
         expect(Math.abs(rstd[row]! - exact) / exact, `row ${row}`).toBeLessThan(2 ** -40);
       }
     },

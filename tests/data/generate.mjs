@@ -5,31 +5,12 @@
 // both suites judge the kernels on the very same bits. Seeded: running it again writes the same
 // bytes. Run it only to change the set of cases, and commit both files.
 import { writeFileSync } from 'node:fs';
-import { rng } from '../../web/shared/rng.mjs';
+import { gaussian as gaussianOf, gpt2Like as gpt2LikeOf, rng } from '../kit/random.mjs';
 
 const SEED = 20261130;
 const rand = rng(SEED);
-
-function gaussian(n, mean = 0, std = 1) {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = 1 - rand(),
-      v = rand();
-    out[i] = mean + std * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-  return out;
-}
-
-/** GPT-2-like residual rows: N(0,1) with massive channels 447 (+100…3000), 138 and 378 (−100…−1000). */
-function gpt2Like(rows, d = 768) {
-  const x = gaussian(rows * d);
-  for (let r = 0; r < rows; r++) {
-    x[r * d + 447] = 100 + 2900 * rand();
-    x[r * d + 138] = -(100 + 900 * rand());
-    x[r * d + 378] = -(100 + 900 * rand());
-  }
-  return x;
-}
+const gaussian = (n, mean = 0, std = 1) => gaussianOf(rand, n, mean, std);
+const gpt2Like = (rows) => gpt2LikeOf(rand, rows);
 
 const blocks = [];
 let floats = 0;

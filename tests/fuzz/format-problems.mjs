@@ -5,7 +5,7 @@
 // example there, and every FormatError the catalogue quotes matches a pattern here. A new message
 // in web/src/io/ is added to both (and, with an input producing it, to tests/io/problems.test.ts).
 
-/** Messages the weight loaders (web/src/io/weights.ts, norm-kind.ts) give for any checkpoint format. */
+/** Messages the weight loaders (web/src/io/weights.ts, norm-kind.ts, tensor-names.ts) give for any checkpoint format. */
 const WEIGHTS = [
   /^expected a weights file, got \d+ bytes$/,
   /^no tensor named ".*" \((weight|bias)\); candidates: .*$/s,
@@ -18,6 +18,7 @@ const WEIGHTS = [
   /^expected a LayerNorm, got an RMSNorm: ".*" is the gain of an RMSNorm \(.*\); load it with loadNormWeights, which returns either kind$/s,
   /^expected a bias beside ".*", but it is the gain of an RMSNorm \(.*\), which has none; leave out options\.bias$/s,
   /^expected .* to be a finite number >= 0, got .*$/s,
+  /^the final norm has no parameters, so its width comes from the model: expected hidden_size in config\.json, <arch>\.embedding_length in the GGUF, or an embedding tensor; found none$/s,
 ];
 
 const NPY = [

@@ -38,6 +38,7 @@ const RUNS: Record<string, number> = {
   'io-safetensors': 250,
   'io-gguf': 250,
   'io-weights-npy': 250,
+  exact: 300,
 };
 
 let ctx: Context;
@@ -52,7 +53,7 @@ describe('fuzz (seeded, small budget)', () => {
     it(`${name}: ${RUNS[name]} generated inputs, no unexpected failure`, async () => {
       const target = list.find((t) => t.name === name);
       if (!target) throw new Error(`fuzz target ${name} is missing from tests/fuzz/targets/index.mjs`);
-      const params = { seed: SEED + list.indexOf(target), numRuns: RUNS[name] };
+      const params = { seed: SEED + list.indexOf(target), numRuns: RUNS[name], includeErrorInReport: true };
       if (target.async) await fc.assert(target.property() as fc.IAsyncProperty<unknown>, params);
       else fc.assert(target.property() as fc.IProperty<unknown>, params);
       if (name === 'api') expectApiReach(target.counts!);

@@ -1,32 +1,11 @@
 /**
  * The hard cases of the numerics contract, read from the shared vector files in tests/data/ (the
- * C++ tests read the same files), and seeded generators for other test data.
+ * C++ tests read the same files), and the shapes the suites sweep.
  */
 import { readFileSync } from 'node:fs';
-import { rng } from '../../web/shared/rng.mjs';
 
-export { rng };
-
-export function gaussian(rand: () => number, n: number, mean = 0, std = 1): Float32Array {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = 1 - rand(),
-      v = rand();
-    out[i] = mean + std * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-  return out;
-}
-
-/** GPT-2-like residual rows: N(0,1) with massive channels 447 (+100…3000), 138 and 378 (−100…−1000). */
-export function gpt2Like(rand: () => number, rows: number, d = 768): Float32Array {
-  const x = gaussian(rand, rows * d);
-  for (let r = 0; r < rows; r++) {
-    if (d > 447) x[r * d + 447] = 100 + 2900 * rand();
-    if (d > 138) x[r * d + 138] = -(100 + 900 * rand());
-    if (d > 378) x[r * d + 378] = -(100 + 900 * rand());
-  }
-  return x;
-}
+// The generators live in the test kit; re-exported for the suites that read the shared vectors too.
+export { gaussian, gpt2Like, rng } from '../kit/random.mjs';
 
 export interface Case {
   name: string;

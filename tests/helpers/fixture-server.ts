@@ -16,6 +16,9 @@
  *   /gzip/<file>          ignores Range and answers 200 with the whole body gzip-compressed
  *                         (Content-Encoding: gzip, Content-Length of the compressed bytes), as a
  *                         misconfigured server or CDN does; for small files only
+ *   /no-cors/<file>       honours Range but sends no CORS headers: a browser refuses it to other origins
+ *   /hidden-range/<file>  honours Range and allows any origin and the Range header, but exposes no
+ *                         response header: a browser hides Content-Range from other origins
  */
 
 import http from 'node:http';
@@ -61,6 +64,8 @@ export const SERVE_MODES = [
   'wrong-range',
   'redirect',
   'gzip',
+  'no-cors',
+  'hidden-range',
 ] as const;
 export type ServeMode = (typeof SERVE_MODES)[number];
 
@@ -126,7 +131,11 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   let requests: RequestRecord[] = [];
   const pending = new Set<Promise<void>>();
 
-  const cors = {
+  const CORS: Record<string, Record<string, string>> = {
+    'no-cors': {},
+    'hidden-range': { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Range' },
+  };
+  const FULL_CORS = {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Headers': 'Range',
     'Access-Control-Expose-Headers': 'Content-Range, Content-Length, Accept-Ranges',
@@ -186,6 +195,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     const [, modeName = '', ...rest] = url.pathname.split('/');
     const name = decodeURIComponent(rest.join('/'));
     const mode = modeName as ServeMode;
+    const cors = CORS[mode] ?? FULL_CORS;
     const range = req.headers.range ?? null;
     const record: RequestRecord = {
       method: req.method ?? 'GET',

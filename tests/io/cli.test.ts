@@ -1,4 +1,4 @@
-// The command line, in process against the float64 oracles (the program's logic) and as the built
+// The command line, in process against the test kit's exact oracle (the program's logic) and as the built
 // bin (dist/cli/index.js) in a child process. Long because it is one table of runs and messages.
 import { execFile } from 'node:child_process';
 import {
@@ -19,9 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../web/src/cli/index.js';
 import { readNpy, writeNpy } from '../../web/src/io/index.js';
 import { compareOutputs } from '../../web/src/metrics.js';
-import { layerNormReference, rmsNormReference } from '../../web/src/reference.js';
 import type { LayerNormRuntime } from '../../web/src/types.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { exactLayerNorm, exactRmsNorm } from '../kit/exact.mjs';
+import { exactReference } from '../kit/stats.mjs';
 import { buildGguf, buildSafetensors, f32Bytes, lnfValues, rng, toBytes } from './fixtures.js';
 
 const SEED = 31337;
@@ -30,19 +31,7 @@ const ROWS = 6;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const distCli = join(root, 'dist', 'cli', 'index.js');
 
-/** The runtime contract backed by the float64 reference, so the CLI runs without the wasm build. */
-/** The float64 statistics of each row (RMSNorm: mean 0), into the call's mean / rstd. */
-function rowStats(x: Float32Array, d: number, eps: number, rms: boolean, mean?: Float64Array, rstd?: Float64Array) {
-  for (let r = 0; r < x.length / d; r++) {
-    const row = x.subarray(r * d, (r + 1) * d);
-    const m = rms ? 0 : row.reduce((a, b) => a + b, 0) / d;
-    const v = row.reduce((a, b) => a + (b - m) ** 2, 0) / d;
-    if (mean) mean[r] = m;
-    if (rstd) rstd[r] = 1 / Math.sqrt(v + eps);
-  }
-}
-
-/** A runtime made of the float64 oracles, so the in-process tests check the program, not a kernel. */
+/** A runtime made of the test kit's exact oracle, so the in-process tests check the program, not a kernel. */
 async function referenceRuntime(): Promise<LayerNormRuntime> {
   type Options = { gamma?: Float32Array | null; beta?: Float32Array | null; eps?: number } & {
     mean?: Float64Array;
@@ -52,12 +41,15 @@ async function referenceRuntime(): Promise<LayerNormRuntime> {
     backend: 'scalar',
     kernel: 'reference',
     layerNorm(x: Float32Array, d: number, o: Options = {}) {
-      rowStats(x, d, o.eps ?? 1e-5, false, o.mean, o.rstd);
-      return layerNormReference(x, d, { gamma: o.gamma, beta: o.beta, eps: o.eps });
+      const r = exactReference(x, d, { gamma: o.gamma, beta: o.beta, eps: o.eps });
+      o.mean?.set(r.mean);
+      o.rstd?.set(r.rstd);
+      return r.y;
     },
     rmsNorm(x: Float32Array, d: number, o: Options = {}) {
-      rowStats(x, d, o.eps ?? 1e-5, true, undefined, o.rstd);
-      return rmsNormReference(x, d, { gamma: o.gamma, eps: o.eps });
+      const r = exactReference(x, d, { norm: 'rmsnorm', gamma: o.gamma, eps: o.eps });
+      o.rstd?.set(r.rstd);
+      return r.y;
     },
   } as unknown as LayerNormRuntime;
 }
@@ -67,7 +59,7 @@ let server: FixtureServer;
 const { gamma, beta } = lnfValues(SEED, D);
 const r = rng(SEED);
 const x = Float32Array.from({ length: ROWS * D }, (_, i) => (r() - 0.5) * 8 + (i % D === 3 ? 50 : 0));
-const yRef = layerNormReference(x, D, { gamma, beta, eps: 1e-5 });
+const yRef = exactLayerNorm(x, D, { gamma, beta, eps: 1e-5 });
 const weightsFile = toBytes(
   buildSafetensors([
     { name: 'h.0.ln_1.bias', dtype: 'F32', shape: [D], data: f32Bytes(beta) },
@@ -84,7 +76,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'y_ref.npy'), writeNpy(yRef, [2, ROWS / 2, D]));
   const off = yRef.slice();
   off[5] = off[5]! + 1e-3;
-  writeFileSync(join(dir, 'y_off.npy'), writeNpy(off, [ROWS, D]));
+  writeFileSync(join(dir, 'y_off.npy'), writeNpy(off, [2, ROWS / 2, D]));
+  writeFileSync(join(dir, 'y_off_rows.npy'), writeNpy(off, [ROWS, D]));
   writeFileSync(join(dir, 'gamma.npy'), writeNpy(gamma, [D]));
   writeFileSync(join(dir, 'beta.npy'), writeNpy(beta, [D]));
   const rowsText = Array.from({ length: ROWS }, (_, i) => Array.from(x.subarray(i * D, (i + 1) * D)).join(' ')).join(
@@ -167,7 +160,7 @@ describe('CLI (in process, reference runtime)', () => {
         '--in',
         p(input),
         '--expect',
-        p('y_off.npy'),
+        p('y_off_rows.npy'),
         '--tol',
         '1e-2',
       );
@@ -194,7 +187,7 @@ describe('CLI (in process, reference runtime)', () => {
       p('y_nb.npy'),
     );
     expect(nobias.out).toContain('weights   ln_f.weight (no bias)');
-    expect(readNpy(readFileSync(p('y_nb.npy'))).data).toEqual(layerNormReference(x, D, { gamma, eps: 1e-5 }));
+    expect(readNpy(readFileSync(p('y_nb.npy'))).data).toEqual(exactLayerNorm(x, D, { gamma, eps: 1e-5 }));
     const npy = await cli(
       '--weights',
       p('gamma.npy'),
@@ -229,8 +222,23 @@ describe('CLI (in process, reference runtime)', () => {
       [['--in', 'x.npy'], '--weights is required'],
       [['--weights', 'gpt2'], '--in is required'],
       [['--weights', 'w', '--in', 'x', '--bogus'], "Unknown option '--bogus'"],
-      [['--weights', 'w', '--in', 'x', '--eps=-1'], '--eps expects a finite number ≥ 0, got "-1"'],
-      [['--weights', 'w', '--in', 'x', '--eps', 'abc'], '--eps expects a finite number ≥ 0, got "abc"'],
+      [
+        ['--weights', 'w', '--in', 'x', '--eps=-1'],
+        '--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "-1"',
+      ],
+      [
+        ['--weights', 'w', '--in', 'x', '--eps', 'abc'],
+        '--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "abc"',
+      ],
+      // Number() reads these as 16, 1, 7, 1000 and 0: only decimals are numbers here.
+      ...['0x10', '0b1', '0o7', '1_000', ' ', '', 'Infinity', '1e400'].map((eps): [string[], string] => [
+        ['--weights', 'w', '--in', 'x', `--eps=${eps}`],
+        `--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got ${JSON.stringify(eps)}`,
+      ]),
+      [
+        ['--weights', 'w', '--in', 'x', '--expect', 'e', '--tol', '0x1'],
+        '--tol expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "0x1"',
+      ],
       [['--weights', 'w', '--in', 'x', '--backend', 'gpu'], '--backend expects auto, simd or scalar, got "gpu"'],
       [['--weights', 'w', '--in', 'x', '--no-bias', '--bias-name', 'b'], '--no-bias cannot be combined'],
       [['--weights', 'w', '--in', 'x', '--tol', '1'], '--tol needs --expect'],
@@ -294,7 +302,7 @@ describe('CLI (in process, reference runtime)', () => {
     );
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain(`d = ${D}, eps = 0.5 (from the checkpoint)`);
-    expect(readNpy(readFileSync(p('y_eps.npy'))).data).toEqual(layerNormReference(x, D, { gamma, beta, eps: 0.5 }));
+    expect(readNpy(readFileSync(p('y_eps.npy'))).data).toEqual(exactLayerNorm(x, D, { gamma, beta, eps: 0.5 }));
     const given = await cli(
       '--weights',
       p('model.safetensors'),
@@ -312,7 +320,7 @@ describe('CLI (in process, reference runtime)', () => {
     const xNaN = x.slice();
     xNaN[2 * D + 1] = NaN; // row 2 comes out all NaN
     writeFileSync(p('x_nan.npy'), writeNpy(xNaN, [ROWS, D]));
-    const yNaN = layerNormReference(xNaN, D, { gamma, beta, eps: 1e-5 });
+    const yNaN = exactLayerNorm(xNaN, D, { gamma, beta, eps: 1e-5 });
     writeFileSync(p('y_nan.npy'), writeNpy(yNaN, [ROWS, D]));
     const same = await cli('--weights', p('model.safetensors'), '--in', p('x_nan.npy'), '--expect', p('y_nan.npy'));
     expect(same.code, same.out).toBe(0);
@@ -343,8 +351,61 @@ describe('CLI (in process, reference runtime)', () => {
     expect(res.out).toContain('eps = 0.000001 (from the checkpoint)');
     expect(res.out).not.toContain('mean      ');
     const y = readNpy(new Uint8Array(readFileSync(p('y_rms.npy'))));
-    const exact = rmsNormReference(x, D, { gamma, eps: 1e-6 });
+    const exact = exactRmsNorm(x, D, { gamma, eps: 1e-6 });
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
+  });
+
+  it('runs a Gemma checkpoint with γ = 1 + w, as its config.json names it, and says so', async () => {
+    const gemma = toBytes(
+      buildSafetensors([{ name: 'model.norm.weight', dtype: 'F32', shape: [D], data: f32Bytes(gamma) }]).file,
+    );
+    writeFileSync(p('gemma.safetensors'), gemma);
+    writeFileSync(p('gemma-config.json'), JSON.stringify({ model_type: 'gemma', rms_norm_eps: 1e-6 }));
+    const res = await cli(
+      '--weights',
+      p('gemma.safetensors'),
+      '--config',
+      p('gemma-config.json'),
+      '--in',
+      p('x.npy'),
+      '--out',
+      p('y_gemma.npy'),
+    );
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('weights   RMSNorm model.norm.weight [F32] from ');
+    expect(res.out).toContain(', γ = 1 + w (Gemma 1, 2, 3)');
+    const y = readNpy(new Uint8Array(readFileSync(p('y_gemma.npy'))));
+    const exact = exactRmsNorm(x, D, { gamma: Float32Array.from(gamma, (w) => 1 + w), eps: 1e-6 });
+    expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
+  });
+
+  it('--expect compares shapes, axes of size 1 aside: a transposed [3, 4] fails, a [1, 6, 32] passes and is noted', async () => {
+    // 12 values either way: a comparison of lengths would pass [4, 3] against an input [3, 4].
+    const g4 = lnfValues(SEED + 9, 4);
+    const w4 = toBytes(
+      buildSafetensors([
+        { name: 'ln_f.bias', dtype: 'F32', shape: [4], data: f32Bytes(g4.beta) },
+        { name: 'ln_f.weight', dtype: 'F32', shape: [4], data: f32Bytes(g4.gamma) },
+      ]).file,
+    );
+    writeFileSync(p('w4.safetensors'), w4);
+    const x34 = x.slice(0, 12);
+    writeFileSync(p('x34.npy'), writeNpy(x34, [3, 4]));
+    const y34 = exactLayerNorm(x34, 4, { gamma: g4.gamma, beta: g4.beta, eps: 1e-5 });
+    writeFileSync(p('y43.npy'), writeNpy(y34, [4, 3]));
+    writeFileSync(p('y134.npy'), writeNpy(y34, [1, 3, 1, 4]));
+    const wrong = await cli('--weights', p('w4.safetensors'), '--in', p('x34.npy'), '--expect', p('y43.npy'));
+    expect([wrong.code, wrong.err]).toEqual([
+      1,
+      `layernorm-wasm: ${p('y43.npy')}: expected the shape of ${p('x34.npy')}, [3, 4] (axes of size 1 aside), got [4, 3]`,
+    ]);
+    const ok = await cli('--weights', p('w4.safetensors'), '--in', p('x34.npy'), '--expect', p('y134.npy'));
+    expect([ok.code, ok.err]).toEqual([0, '']);
+    expect(ok.out).toContain(
+      `expect    ${p('y134.npy')} (shape [1, 3, 1, 4]: the input's, axes of size 1 aside): max abs `,
+    );
+    expect(ok.out).toContain('result    PASS');
   });
 
   it('names a local checkpoint by its path in messages', async () => {
@@ -409,6 +470,29 @@ describe('CLI (dist/cli/index.js)', () => {
       for (let i = 0; i < y.data.length; i++) maxAbs = Math.max(maxAbs, Math.abs(y.data[i]! - yRef[i]!));
       expect(maxAbs).toBeLessThanOrEqual(1e-5);
     }
+  });
+
+  it('says how many rows the μ and rstd ranges leave out because they are NaN', async () => {
+    const withNan = x.slice();
+    withNan[2 * D + 5] = NaN;
+    withNan[4 * D] = Infinity;
+    // The kernels' statistics: a row holding NaN or ±Inf has NaN ones (the in-process runtime above
+    // is the float64 formula, which would give an infinite mean).
+    writeFileSync(p('x_nan.npy'), writeNpy(withNan, [ROWS, D]));
+    const some = await spawn(['--weights', p('model.safetensors'), '--in', p('x_nan.npy')]);
+    expect(some.code).toBe(0);
+    const line = (name: string) => some.out.split('\n').find((l) => l.startsWith(name))!;
+    expect(line('mean')).toMatch(
+      /^mean {6}\[\S+, \S+\] over 4 of 6 rows; 2 rows are NaN \(their input holds NaN or ±Inf\)$/,
+    );
+    expect(line('rstd')).toMatch(
+      /^rstd {6}\[\S+, \S+\] over 4 of 6 rows; 2 rows are NaN \(their input holds NaN or ±Inf\)$/,
+    );
+    writeFileSync(p('x_allnan.npy'), writeNpy(new Float32Array(D).fill(NaN), [1, D]));
+    const all = await spawn(['--weights', p('model.safetensors'), '--in', p('x_allnan.npy')]);
+    expect(all.out).toContain('mean      none: all 1 row is NaN (its input holds NaN or ±Inf)');
+    const clean = await spawn(['--weights', p('model.safetensors'), '--in', p('x.npy')]);
+    expect(clean.out).toMatch(/\nmean {6}\[\S+, \S+\]\n/);
   });
 
   it('exits 1 over tolerance, 2 for bad arguments, 0 for --help', async () => {

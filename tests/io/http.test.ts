@@ -47,6 +47,7 @@ beforeAll(async () => {
       'f16.safetensors': f16File,
       'gamma.npy': writeNpy(small.gamma, [64]),
       'beta.npy': writeNpy(small.beta, [64]),
+      'config.json': new TextEncoder().encode(JSON.stringify({ model_type: 'gpt2', layer_norm_epsilon: 1e-5 })),
     },
     slowDelayMs: 40,
     slowChunkBytes: 512,
@@ -118,6 +119,45 @@ describe('GPT-2 layout over HTTP', () => {
     const r = await loadLayerNormWeights(server.url('f16.safetensors'));
     expect(Array.from(r.gamma)).toEqual([2 ** -24, 1, -Infinity]);
     expect(Array.from(r.beta!)).toEqual([2 ** -133, -0, Infinity]);
+  });
+});
+
+describe('which fetch is called, and how', () => {
+  // A browser's fetch throws "Illegal invocation" when called as a method of anything but its
+  // global; Node's ignores `this`. These fetches insist on a plain call as the browser's does.
+  const nodeFetch = globalThis.fetch;
+  const strictFetch = (calls: unknown[]) =>
+    function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      calls.push(this);
+      if (this !== undefined && this !== globalThis)
+        throw new TypeError("Failed to execute 'fetch': Illegal invocation");
+      return nodeFetch(input, init);
+    };
+
+  it('calls the global fetch as a plain function, for the checkpoint and its config.json', async () => {
+    const calls: unknown[] = [];
+    globalThis.fetch = strictFetch(calls) as typeof fetch;
+    try {
+      const r = await loadLayerNormWeights(server.url('gpt2/model.safetensors'), {
+        config: server.url('config.json'),
+      });
+      expect([r.d, r.eps, r.architecture]).toEqual([768, 1e-5, 'gpt2']);
+      expect(r.gamma).toEqual(plain.gamma);
+    } finally {
+      globalThis.fetch = nodeFetch;
+    }
+    expect(calls.length).toBeGreaterThanOrEqual(4);
+    expect(calls.every((t) => t === undefined)).toBe(true);
+  });
+
+  it('calls options.fetch as a plain function too, so the global fetch itself may be passed', async () => {
+    const calls: unknown[] = [];
+    const r = await loadLayerNormWeights(server.url('small.safetensors'), {
+      fetch: strictFetch(calls) as typeof fetch,
+    });
+    expect(r.gamma).toEqual(small.gamma);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.every((t) => t === undefined)).toBe(true);
   });
 });
 

@@ -88,7 +88,7 @@ describe('GGUF metadata', () => {
   });
 
   it('without an ε key, a known RMSNorm architecture is refused as a LayerNorm and loads as an RMSNorm', async () => {
-    for (const architecture of ['llama', 'qwen2', 'gemma', 'mistral', 'phi3']) {
+    for (const architecture of ['llama', 'qwen2', 'gemma', 'qwen3', 'phi3']) {
       const file = ggufWith([['general.architecture', { type: 'string', value: architecture }]]);
       const error = await rejection(loadLayerNormWeights(file));
       expect(error).toBeInstanceOf(FormatError);

@@ -153,6 +153,8 @@ const INPUTS: Record<string, () => unknown> = {
   P51: () => parseActivationsText(',1', 'x.txt'),
   // config.json
   P52: () => loadNormWeights(lnf, { config: new File([new Uint8Array(4 * 1024 * 1024 + 1)], 'config.json') }),
+  // OLMo 1's final norm has no parameters, so nothing in this file gives the model's width.
+  P53: () => loadNormWeights(lnf, { config: { model_type: 'olmo' } }),
 };
 
 /** The FormatError a call throws or rejects with. */

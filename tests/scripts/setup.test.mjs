@@ -11,7 +11,16 @@
 // installed, as for `npm test`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -24,11 +33,27 @@ after(() => rmSync(work, { recursive: true, force: true }));
 chmodSync(work, 0o755);
 
 const isRoot = process.getuid?.() === 0;
-/** As root, setup is also run as `nobody` (uid 65534), who must be able to run node in the clone. */
-const nobodyCannotRun =
-  isRoot && spawnSync(process.execPath, ['-e', '0'], { uid: 65534, cwd: root }).status !== 0
-    ? `uid 65534 cannot run ${process.execPath} in ${root} (a folder on the way is closed to other users)`
-    : false;
+const NOBODY = 65534;
+
+/**
+ * What setup needs to run as `nobody` (uid 65534) when this runs as root: the clone may sit where
+ * no one else can read it (Debian's /root is mode 0700), and so may node (a version manager's, under
+ * /root). So setup, the file it imports and the package.json it reads are copied, in the clone's
+ * layout, to a folder everyone can read, and node too when `nobody` cannot run it where it is.
+ */
+function readableCopy() {
+  const copy = folder('clone');
+  for (const file of ['web/scripts/setup.mjs', 'web/scripts/common.mjs', 'package.json']) {
+    write(join(copy, file), readFileSync(join(root, file)));
+  }
+  let node = process.execPath;
+  if (spawnSync(node, ['-e', '0'], { uid: NOBODY, gid: NOBODY, cwd: copy }).status !== 0) {
+    node = join(folder('node'), 'node');
+    copyFileSync(process.execPath, node);
+    chmodSync(node, 0o755);
+  }
+  return { setup: join(copy, 'web', 'scripts', 'setup.mjs'), root: copy, node };
+}
 // setup gives apt-get commands where there is a Debian apt-get (here always the fake), else the
 // other platforms' advice.
 const debian = existsSync('/etc/debian_version');
@@ -109,14 +134,20 @@ function cleanEnv(env) {
   return { ...base, ...env };
 }
 
-/** Runs setup.mjs with `args` and `env`; node options (e.g. --import) go before the script. */
+/**
+ * Runs setup.mjs with `args` and `env`; node options (e.g. --import) go before the script. With
+ * `uid`, as that user, from a copy that user can read (readableCopy).
+ */
 function setup(args, env = {}, { nodeOptions = [], uid } = {}) {
-  const r = spawnSync(process.execPath, [...nodeOptions, SETUP, ...args], {
-    cwd: root,
+  const from = uid === undefined ? { setup: SETUP, root, node: process.execPath } : readableCopy();
+  const r = spawnSync(from.node, [...nodeOptions, from.setup, ...args], {
+    cwd: from.root,
     encoding: 'utf8',
     env: cleanEnv(env),
     ...(uid === undefined ? {} : { uid, gid: uid }),
   });
+  // A user that cannot even start node (no permission to switch users here) is not a setup problem.
+  assert.notEqual(r.error?.code, 'EPERM', `cannot run as uid ${uid}: ${r.error?.message}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -298,47 +329,43 @@ test("when CMake cannot configure a C++ project, setup says CMake's error", () =
   ]);
 });
 
-test(
-  'with nothing installed, a non-root user is told everything to install, and nothing is installed',
-  { skip: nobodyCannotRun },
-  () => {
-    const fake = fakeBin();
-    const chromium = join(work, 'no-such-chromium');
-    // As root, run as the unprivileged `nobody` (uid 65534): setup must not even try apt-get.
-    const r = setup(
-      ['--native', '--browser'],
-      { PATH: fake.bin, CHROMIUM_PATH: chromium },
-      { uid: isRoot ? 65534 : undefined },
-    );
-    const notChecked = 'not checked: CMake, make and a C++ compiler come first';
-    assert.deepEqual(r, {
-      status: 1,
-      stdout: '',
-      stderr:
-        MISSING +
-        '  - Emscripten 3.1.6 or later (emcc on PATH): emcc is not on PATH\n' +
-        '  - CMake 3.20.0 or later: cmake is not on PATH\n' +
-        "  - make (CMake's default generator): make is not on PATH\n" +
-        '  - a C++ compiler ($CXX, c++, g++ or clang++): no C++ compiler on PATH\n' +
-        `  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: ${notChecked}\n` +
-        `  - GoogleTest (gtest/gtest.h and its CMake package): ${notChecked}\n` +
-        `  - Chromium (${chromium}; CHROMIUM_PATH overrides): ${chromium} does not exist\n` +
-        advice(
-          ['emscripten', 'cmake', 'make', 'g++', 'libsimde-dev', 'libgtest-dev', 'chromium'],
-          [
-            'Emscripten 3.1.6 or later (emcc on PATH): emsdk (emscripten.org), or `brew install emscripten`',
-            'CMake 3.20.0 or later: `brew install cmake`, or cmake.org',
-            "make (CMake's default generator): your system’s build tools (Xcode command line tools on macOS)",
-            'a C++ compiler ($CXX, c++, g++ or clang++): your system’s C++ compiler',
-            'the SIMDe headers (simde/wasm/simd128.h), found by CMake: `brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
-            'GoogleTest (gtest/gtest.h and its CMake package): `brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
-            `Chromium (${chromium}; CHROMIUM_PATH overrides): a Chromium or Chrome build, with CHROMIUM_PATH set to its executable`,
-          ],
-        ),
-    });
-    assert.deepEqual(
-      fake.aptCalls().filter((call) => call !== '--version'),
-      [],
-    );
-  },
-);
+test('with nothing installed, a non-root user is told everything to install, and nothing is installed', () => {
+  const fake = fakeBin();
+  const chromium = join(work, 'no-such-chromium');
+  // As root, run as the unprivileged `nobody` (uid 65534): setup must not even try apt-get.
+  const r = setup(
+    ['--native', '--browser'],
+    { PATH: fake.bin, CHROMIUM_PATH: chromium },
+    { uid: isRoot ? NOBODY : undefined },
+  );
+  const notChecked = 'not checked: CMake, make and a C++ compiler come first';
+  assert.deepEqual(r, {
+    status: 1,
+    stdout: '',
+    stderr:
+      MISSING +
+      '  - Emscripten 3.1.6 or later (emcc on PATH): emcc is not on PATH\n' +
+      '  - CMake 3.20.0 or later: cmake is not on PATH\n' +
+      "  - make (CMake's default generator): make is not on PATH\n" +
+      '  - a C++ compiler ($CXX, c++, g++ or clang++): no C++ compiler on PATH\n' +
+      `  - the SIMDe headers (simde/wasm/simd128.h), found by CMake: ${notChecked}\n` +
+      `  - GoogleTest (gtest/gtest.h and its CMake package): ${notChecked}\n` +
+      `  - Chromium (${chromium}; CHROMIUM_PATH overrides): ${chromium} does not exist\n` +
+      advice(
+        ['emscripten', 'cmake', 'make', 'g++', 'libsimde-dev', 'libgtest-dev', 'chromium'],
+        [
+          'Emscripten 3.1.6 or later (emcc on PATH): emsdk (emscripten.org), or `brew install emscripten`',
+          'CMake 3.20.0 or later: `brew install cmake`, or cmake.org',
+          "make (CMake's default generator): your system’s build tools (Xcode command line tools on macOS)",
+          'a C++ compiler ($CXX, c++, g++ or clang++): your system’s C++ compiler',
+          'the SIMDe headers (simde/wasm/simd128.h), found by CMake: `brew install simde`, or put SIMDe’s prefix on CMAKE_PREFIX_PATH (or its include folder on CPLUS_INCLUDE_PATH)',
+          'GoogleTest (gtest/gtest.h and its CMake package): `brew install googletest`, or put GoogleTest’s prefix on CMAKE_PREFIX_PATH',
+          `Chromium (${chromium}; CHROMIUM_PATH overrides): a Chromium or Chrome build, with CHROMIUM_PATH set to its executable`,
+        ],
+      ),
+  });
+  assert.deepEqual(
+    fake.aptCalls().filter((call) => call !== '--version'),
+    [],
+  );
+});

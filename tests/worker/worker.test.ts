@@ -224,6 +224,50 @@ describe('large calls: slices, progress and cancellation', () => {
     ln.dispose();
   });
 
+  it('outputs on a SharedArrayBuffer that overlap the residual shifted by part of a row: the main thread’s bits, sliced or not', async () => {
+    // out (or sumOut) begins `shift` floats after the residual in one shared buffer: a sliced call
+    // whose slice wrote its output before the next slice read its residual would differ there.
+    const n = big.length;
+    const residual0 = gpt2Like(rng(4), rows, D);
+    const bias = gaussian(rng(5), D, 0, 0.1);
+    for (const shift of [300, -300, D + 5]) {
+      for (const into of ['out', 'sumOut'] as const) {
+        const layout = () => {
+          const shared = new Float32Array(new SharedArrayBuffer(4 * (n + Math.abs(shift))));
+          const r = shared.subarray(Math.max(0, -shift), Math.max(0, -shift) + n);
+          r.set(residual0);
+          const o = shared.subarray(Math.max(0, shift), Math.max(0, shift) + n);
+          return { shared, r, o };
+        };
+        const main = layout();
+        const mainOut = into === 'out' ? main.o : new Float32Array(n);
+        const mainSum = into === 'sumOut' ? main.o : new Float32Array(n);
+        rt.layerNorm(big, D, { gamma, beta, residual: main.r, bias, out: mainOut, sumOut: mainSum });
+        for (const sliced of [true, false]) {
+          const wk = layout();
+          const out = into === 'out' ? wk.o : new Float32Array(new SharedArrayBuffer(4 * n));
+          const sumOut = into === 'sumOut' ? wk.o : new Float32Array(new SharedArrayBuffer(4 * n));
+          const progress: number[] = [];
+          await w.layerNorm(big, D, {
+            gamma,
+            beta,
+            residual: wk.r,
+            bias,
+            out,
+            sumOut,
+            transfer: false,
+            ...(sliced ? { onProgress: (done: number) => progress.push(done) } : {}),
+          });
+          const what = `${into} at ${shift} floats from the residual, ${sliced ? 'with' : 'without'} onProgress`;
+          expect(bitDifference(wk.shared, main.shared), what).toBeNull();
+          expect(bitDifference(out, mainOut), what).toBeNull();
+          expect(bitDifference(sumOut, mainSum), what).toBeNull();
+          if (sliced) expect(progress.at(-1), what).toBe(rows);
+        }
+      }
+    }
+  });
+
   it('a small call reports its progress once, at the end', async () => {
     const seen: number[][] = [];
     await w.layerNorm(x.slice(), D, { onProgress: (...a) => seen.push(a) });

@@ -18,6 +18,7 @@ import { runBenchmark } from './benchmark.mjs';
 import { createF32Stats } from './f32stats.mjs';
 import { buildF32Stats } from './f32stats-build.mjs';
 import { formatTables, formatTargets } from './format.mjs';
+import { referenceSpeed } from './reference-speed.mjs';
 import {
   repoRoot,
   parseArgs,
@@ -206,6 +207,7 @@ if (isMain) {
   const nodeRes = await runNode(args);
   nodeRes.rounds = benchOptions(args).rounds;
   printResult(nodeRes, 'Node');
+  console.log(await referenceSpeed(await import(pathToFileURL(entry).href), { quick: args.quick, gc: exposeGc() }));
   let browserRes = null;
   if (args.writeResults) {
     const { runBrowser } = await import('./run-browser.mjs');

@@ -1,7 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import { equations } from './plugins/equations.ts';
+import { parts } from './plugins/parts.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -46,11 +46,12 @@ function csp(): Plugin {
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [csp(), equations()],
+  plugins: [csp(), parts()],
   resolve: {
     alias: [
       { find: /^layernorm-wasm$/, replacement: pkgEntry },
       { find: /^layernorm-wasm\/io$/, replacement: resolve(repo, 'dist/io/index.js') },
+      { find: /^layernorm-wasm\/explainer$/, replacement: resolve(repo, 'dist/explainer/index.js') },
     ],
   },
   // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run fuzz`: property-based fuzzing of the built package (dist/) with fast-check: the
-// numeric API with arguments of every type, SIMD vs scalar vs the float64 reference on random
-// shapes and values, and the I/O parsers on arbitrary and mutated bytes (tests/fuzz/targets/).
+// numeric API with arguments of every type, SIMD vs scalar vs the exact oracle on random shapes
+// and values and on the test kit's hard rows, and the I/O parsers on arbitrary and mutated bytes (tests/fuzz/targets/).
 // Runs 1,000,000 generated inputs in total by default and prints the count per target.
 //   --budget N   total inputs (default 1000000), split over the targets by weight
 //   --seed S     base seed (default: time-based; printed, so a failure can be replayed)
@@ -38,6 +38,7 @@ const WEIGHTS = {
   'io-safetensors': 5,
   'io-gguf': 5,
   'io-weights-npy': 5,
+  exact: 10,
 };
 
 const ctx = await setup();

@@ -2,7 +2,8 @@
 // `npm test`: installs what is missing, builds, then runs every suite: the native C++ tests
 // (GoogleTest through CTest, real SIMD kernel via SIMDe), the same under ASan + UBSan, the C++
 // library installed and used by cpp/examples/native, the Vitest suites (both wasm backends, bad
-// inputs, memory, I/O, loading, seeded fuzzing, the packed tarball), the Playwright suite in Chromium, setup.mjs's checks against faked tools and
+// inputs, memory, I/O, loading, seeded fuzzing, the packed tarball, the README's Node examples), the Playwright
+// suite in Chromium (the page, the README's browser examples, errors.md's browser rows), setup.mjs's checks against faked tools and
 // prefixes, and `npm start`'s clean stop on SIGTERM / SIGINT (last: it rebuilds dist/). The
 // bundler matrix is `npm run test:bundlers`.
 // Flags: --skip-cpp, --skip-browser, --skip-start (for quick local loops).

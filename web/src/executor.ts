@@ -445,28 +445,38 @@ export class Executor {
     fn: string,
   ): void {
     const module = this.heap.module;
-    const status =
-      norm === 'layernorm' && kind.dtype === 'float32'
-        ? module._lnw_layernorm(x, y, rows, d, params.gamma, params.beta, eps)
-        : module._lnw_normalize(
-            NORMS[norm].wire,
-            DTYPE_CODES[kind.dtype],
-            rows,
-            d,
-            x,
-            y,
-            params.gamma,
-            params.beta,
-            0,
-            0,
-            0,
-            0,
-            0,
-            // Rows wider than the staging area are staged by the core in memory it allocates (README).
-            d <= CHUNK ? this.#stage : 0,
-            eps,
-          );
-    if (status !== 0) this.heap.check(status, fn);
+    if (norm === 'layernorm' && kind.dtype === 'float32') {
+      const status = module._lnw_layernorm(x, y, rows, d, params.gamma, params.beta, eps);
+      if (status !== 0) this.heap.check(status, fn);
+      return;
+    }
+    // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
+    // in #runWide, so that no memory is allocated inside the core (where running out of it is an
+    // untyped status, not the RangeError every other allocation gives).
+    const wideHalf = d > CHUNK && kind.bytes === 2;
+    const stage = wideHalf ? this.heap.allocate(4 * d, `${fn}: the float32 staging of a row of d = ${d} values`) : 0;
+    try {
+      const status = module._lnw_normalize(
+        NORMS[norm].wire,
+        DTYPE_CODES[kind.dtype],
+        rows,
+        d,
+        x,
+        y,
+        params.gamma,
+        params.beta,
+        0,
+        0,
+        0,
+        0,
+        0,
+        wideHalf ? stage : d <= CHUNK ? this.#stage : 0,
+        eps,
+      );
+      if (status !== 0) this.heap.check(status, fn);
+    } finally {
+      this.heap.free(stage);
+    }
   }
 }
 

@@ -21,6 +21,8 @@ export interface NormSpec {
   readonly bias: boolean;
   /** The statistic under the square root, as the page labels it. */
   readonly moment: string;
+  /** How the row's statistics are defined, one equation each (the explainer shows them). */
+  readonly statistics: readonly string[];
 }
 
 export const NORMS = {
@@ -31,6 +33,7 @@ export const NORMS = {
     centred: true,
     bias: true,
     moment: 'σ²',
+    statistics: ['μ = Σᵢ xᵢ / d', 'σ² = Σᵢ (xᵢ − μ)² / d'],
   },
   rmsnorm: {
     name: 'RMSNorm',
@@ -39,6 +42,7 @@ export const NORMS = {
     centred: false,
     bias: false,
     moment: 'mean(x²)',
+    statistics: ['mean(x²) = Σᵢ xᵢ² / d'],
   },
 } as const satisfies Record<string, NormSpec>;
 
@@ -56,6 +60,8 @@ export interface NormFormSpec {
   readonly label: string;
   /** A short label, e.g. for a chart key. */
   readonly short: string;
+  /** The formula this form computes over one row. */
+  readonly equation: string;
   /** Its code in the page's permalinks. */
   readonly url: string;
   /** Its code in the benchmark's tables. */
@@ -72,6 +78,7 @@ export const NORM_FORMS = {
     bias: true,
     label: 'LayerNorm (γ and β)',
     short: 'LayerNorm',
+    equation: NORMS.layernorm.equation,
     url: 'ln',
     bench: 'gb',
   },
@@ -80,6 +87,7 @@ export const NORM_FORMS = {
     bias: false,
     label: 'bias-free LayerNorm (γ only)',
     short: 'bias-free',
+    equation: 'y = γ ⊙ (x − μ) / √(σ² + ε)',
     url: 'nobias',
     bench: 'nb',
   },
@@ -88,6 +96,7 @@ export const NORM_FORMS = {
     bias: false,
     label: 'RMSNorm (γ only)',
     short: 'RMSNorm',
+    equation: NORMS.rmsnorm.equation,
     url: 'rms',
     bench: 'rms',
   },
@@ -95,3 +104,15 @@ export const NORM_FORMS = {
 
 export type NormForm = keyof typeof NORM_FORMS;
 export const NORM_FORM_NAMES = Object.keys(NORM_FORMS) as readonly NormForm[];
+
+/**
+ * The form a norm runs in: its kind, and whether β is applied (a LayerNorm without β is the
+ * bias-free form; an RMSNorm has no β). The one place a form is decided from those two facts.
+ */
+export function normFormOf(norm: NormKind, bias: boolean): NormForm {
+  const form = NORM_FORM_NAMES.find(
+    (f) => NORM_FORMS[f].norm === norm && NORM_FORMS[f].bias === (bias && NORMS[norm].bias),
+  );
+  if (!form) throw new RangeError(`no form of ${NORMS[norm].name} ${bias ? 'with' : 'without'} β`);
+  return form;
+}

@@ -1,13 +1,14 @@
 /**
- * The float64 oracles in plain JavaScript: the textbook two-pass formulas in double precision on
- * the widened inputs, rounded to float32 once. Deliberately simple; they are what the wasm kernels
- * are checked against. Float16 / bfloat16 inputs are widened exactly; the result is float32
- * whatever the input type (round it with float32ToHalfBits to compare with a 16-bit output).
- * With a residual, h = (x + r) + bias is formed as the kernels form it: in float32, rounded once to
- * the activations' type.
+ * The references in plain JavaScript: each output the float32 nearest to the exact real answer
+ * for the given float32 inputs (correctly-rounded.ts), what the kernels' outputs are measured
+ * against. Float16 / bfloat16 inputs are widened exactly; the result is float32 whatever the input
+ * type (round it with float32ToHalfBits to compare with a 16-bit output). With a residual,
+ * h = (x + r) + bias is formed as the kernels form it: in float32, rounded once to the activations'
+ * type; the answer is then exact for that h.
  */
 import type { Kind } from './activations.js';
 import { checkNormCall, type NormKind } from './call.js';
+import { normalizeRows } from './correctly-rounded.js';
 import { describe } from './errors.js';
 import { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
 import type { ActivationArray, LayerNormOptions, ResidualOptions, RmsNormOptions } from './types.js';
@@ -41,36 +42,14 @@ function reference(fn: string, norm: NormKind, x: ActivationArray, d: number, op
   const c = checkNormCall(fn, norm, x, d, options);
   const input = widen(c.kind, c.x);
   const h = c.residual ? residualSum(c.kind, input, widen(c.kind, c.residual), c.bias, d) : input;
-  const y = new Float32Array(h.length);
-  for (let r = 0; r < c.rows; r++) {
-    const base = r * d;
-    let mean = 0;
-    if (norm === 'layernorm') {
-      let sum = 0;
-      for (let j = 0; j < d; j++) sum += h[base + j]!;
-      mean = sum / d;
-    }
-    let squares = 0;
-    for (let j = 0; j < d; j++) {
-      const centered = h[base + j]! - mean;
-      squares += centered * centered;
-    }
-    const denom = Math.sqrt(squares / d + c.eps);
-    const finite = Number.isFinite(mean) && Number.isFinite(squares);
-    for (let j = 0; j < d; j++) {
-      const centered = h[base + j]! - mean;
-      // Where every centered value is 0 (a constant row; RMSNorm's zero row) define 0/0 as 0, so
-      // the output is beta.
-      let v = finite ? (centered === 0 ? 0 : centered / denom) : NaN;
-      if (c.gamma) v *= c.gamma[j]!;
-      if (c.beta) v += c.beta[j]!;
-      y[base + j] = v;
-    }
-  }
-  return y;
+  return normalizeRows(h, { norm, d, eps: c.eps, gamma: c.gamma, beta: c.beta });
 }
 
-/** LayerNorm in float64: y = γ ⊙ (h − μ) / √(σ² + ε) + β, h = x or (x + residual) + bias. */
+/**
+ * LayerNorm y = γ ⊙ (h − μ) / √(σ² + ε) + β (h = x, or (x + residual) + bias), each output the
+ * float32 nearest the exact answer; a constant row gives β, also with ε = 0; a row holding NaN or
+ * ±Infinity gives NaN.
+ */
 export function layerNormReference(
   x: ActivationArray,
   d: number,
@@ -79,7 +58,10 @@ export function layerNormReference(
   return reference('layerNormReference', 'layernorm', x, d, options);
 }
 
-/** RMSNorm in float64: y = γ ⊙ h / √(mean(h²) + ε), h = x or (x + residual) + bias. */
+/**
+ * RMSNorm y = γ ⊙ h / √(mean(h²) + ε) (h = x, or (x + residual) + bias), each output the float32
+ * nearest the exact answer; a row of zeros gives zeros, also with ε = 0.
+ */
 export function rmsNormReference(
   x: ActivationArray,
   d: number,

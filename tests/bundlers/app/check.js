@@ -1,6 +1,7 @@
 // What every matrix app does with the package: init (with the options its setup needs), one
 // LayerNorm call with γ and β, and a report the runner checks against Node and the reference.
-import { init } from 'layernorm-wasm';
+// The entry it takes init from is src/lnw.js ('layernorm-wasm', or 'layernorm-wasm/inline').
+import { init } from './lnw.js';
 import { evalAllowed } from './eval-allowed.js';
 import { D, inputs } from './inputs.js';
 

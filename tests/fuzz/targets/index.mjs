@@ -7,6 +7,8 @@
 //                 plain copies' and an exactly unchanged heap (api.mjs, its pieces in ../api/)
 //   differential  random shapes and values through the SIMD build, the scalar build and the
 //                 float64 reference: SIMD and scalar bit-identical, the accuracy contract met
+//   exact         the test kit's hard rows through both builds, every norm and the fused
+//                 residual, judged by the exact oracle (tests/kit/exact.mjs)
 //   io-*          the file and text parsers on arbitrary, mutated and deeply nested input: only
 //                 the package's FormatError, for the format read, naming the source, with one of
 //                 the problems of ../format-problems.mjs (no TypeError, RangeError or engine error)
@@ -14,6 +16,7 @@ import { init } from '../../../dist/index.js';
 import * as io from '../../../dist/io/index.js';
 import { apiTarget } from './api.mjs';
 import { differentialTarget } from './differential.mjs';
+import { exactTarget } from './exact.mjs';
 import { ioGgufTarget } from './io-gguf.mjs';
 import { ioJsonTarget } from './io-json.mjs';
 import { ioNpyTarget } from './io-npy.mjs';
@@ -41,6 +44,7 @@ const TARGETS = [
   ioSafetensorsTarget,
   ioGgufTarget,
   ioWeightsNpyTarget,
+  exactTarget,
 ];
 
 /** Every target as { name, property(), async } for fc.assert / fc.check; `setup()` first. */

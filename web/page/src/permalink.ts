@@ -3,6 +3,7 @@
  * features shown and the scale. Only values that differ from the defaults are written, and a value
  * that does not parse is ignored (the default stays), so any link opens a working page.
  */
+import { NORM_FORMS } from 'layernorm-wasm';
 import { initialState, parseEps, type PageState, type PageStore, type Scale, type WeightsSource } from './state';
 
 type Linked = Pick<
@@ -18,8 +19,10 @@ type Linked = Pick<
   | 'windowStart'
   | 'zoom'
   | 'scale'
-  | 'embed'
 >;
+
+/** The LayerNorm presets a link can name, by their permalink codes (norms.ts). */
+const PRESETS = (['layernorm', 'biasfree'] as const).map((form) => [NORM_FORMS[form].url, form] as const);
 
 const defaults = initialState();
 
@@ -36,9 +39,8 @@ export function decodePermalink(params: URLSearchParams): Partial<Linked> {
   else if (w === 'synthetic')
     out.weightsSource = { kind: 'synthetic', seed: whole(params.get('ws'), 0, 2 ** 31 - 1) ?? 1 };
   else if (w && /^https?:\/\//i.test(w)) out.weightsSource = { kind: 'url', url: w };
-  const v = params.get('v');
-  if (v === 'ln') out.variant = 'layernorm';
-  else if (v === 'nobias') out.variant = 'biasfree';
+  const v = PRESETS.find(([code]) => code === params.get('v'));
+  if (v) out.variant = v[1];
   const eps = params.get('eps');
   if (eps !== null && parseEps(eps) !== null) {
     out.epsText = eps;
@@ -63,7 +65,6 @@ export function decodePermalink(params: URLSearchParams): Partial<Linked> {
   if (from !== null && to !== null && to - from >= 3) out.zoom = { from, to };
   const scale = params.get('scale');
   if (scale === 'symlog' || scale === 'linear' || scale === 'own') out.scale = scale as Scale;
-  if (params.get('embed') === 'explain') out.embed = true;
   return out;
 }
 
@@ -75,10 +76,10 @@ function sourceParams(s: WeightsSource, p: URLSearchParams): void {
   // hf is the default; a local file cannot be linked.
 }
 
-export function encodePermalink(s: Readonly<Linked>, { embed = s.embed } = {}): URLSearchParams {
+export function encodePermalink(s: Readonly<Linked>, { embed = false } = {}): URLSearchParams {
   const p = new URLSearchParams();
   if (s.weightsSource.kind !== 'file') sourceParams(s.weightsSource, p);
-  if (s.variant !== defaults.variant) p.set('v', s.variant === 'biasfree' ? 'nobias' : 'ln');
+  if (s.variant !== defaults.variant) p.set('v', NORM_FORMS[s.variant].url);
   // A checkpoint's own ε comes back with the checkpoint; only a chosen one is written.
   if (s.eps !== null && s.epsOrigin === 'typed' && s.eps !== defaults.eps) p.set('eps', s.epsText.trim());
   if (s.gen.B !== defaults.gen.B) p.set('b', String(s.gen.B));

@@ -3,6 +3,7 @@ import type {
   ActivationsInfo,
   BenchResult,
   ComputeResult,
+  ConfigRequest,
   ExpectedInfo,
   LabResult,
   LabRowsPage,
@@ -10,15 +11,29 @@ import type {
   NormKind,
   Preset,
   ScalarResult,
-  StagesResult,
   TimingResult,
   Tolerance,
   Variant,
 } from './engine/protocol';
+import { NORM_FORMS, normFormOf } from 'layernorm-wasm';
 import { Store } from './store';
 
 export type WeightsSource =
   { kind: 'hf' } | { kind: 'url'; url: string } | { kind: 'file'; name: string } | { kind: 'synthetic'; seed: number };
+
+/** How the page names a weights source: e.g. "GPT-2 small ln_f from huggingface.co". */
+export function describeSource(s: WeightsSource): string {
+  switch (s.kind) {
+    case 'hf':
+      return 'GPT-2 small ln_f from huggingface.co';
+    case 'url':
+      return s.url;
+    case 'file':
+      return `${s.name} (local file)`;
+    case 'synthetic':
+      return `Synthetic demo weights (seed ${s.seed})`;
+  }
+}
 
 export interface Weights {
   id: number;
@@ -48,6 +63,8 @@ export interface WeightsLoad {
   message: string | null;
   /** The failure came from the network (offer to try again). */
   retry: boolean;
+  /** The checkpoint does not say which norm is its final one: the gains to pick from. */
+  candidates: string[];
 }
 
 export interface Message {
@@ -77,8 +94,6 @@ export const idle = <T>(): Job<T> => ({ status: 'idle', result: null, message: '
 export type Scale = 'symlog' | 'linear' | 'own';
 
 export interface PageState {
-  /** Only the explainer card, for an <iframe>. */
-  embed: boolean;
   /** A coarse pointer (touch): the page says "tap", not "hover". */
   touch: boolean;
   engine: { status: 'starting' | 'ready' | 'failed'; backend: string; kernel: string; message: string };
@@ -113,7 +128,6 @@ export interface PageState {
   windowStart: number;
   zoom: { from: number; to: number } | null;
   scale: Scale;
-  stages: StagesResult | null;
 
   scalar: Job<ScalarResult>;
   expected: ExpectedInfo[];
@@ -128,7 +142,7 @@ export interface PageState {
 }
 
 export type Action =
-  | { type: 'weights/load'; source: WeightsSource; file?: File }
+  | { type: 'weights/load'; source: WeightsSource; file?: File; config?: ConfigRequest; weight?: string }
   | { type: 'act/generate'; B: number; T: number; seed: number }
   | { type: 'act/text'; text: string }
   | { type: 'act/file'; file: File; tokens: File | null }
@@ -146,7 +160,6 @@ export const DEFAULT_TOLERANCE: Tolerance = { mode: 'allclose', atol: 1e-5, rtol
 
 export function initialState(): PageState {
   return {
-    embed: false,
     touch: false,
     engine: { status: 'starting', backend: '', kernel: '', message: '' },
     weightsSource: { kind: 'hf' },
@@ -170,7 +183,6 @@ export function initialState(): PageState {
     windowStart: 444,
     zoom: null,
     scale: 'symlog',
-    stages: null,
     scalar: idle(),
     expected: [],
     expectedMessage: null,
@@ -196,12 +208,12 @@ export function parseEps(text: string): number | null {
 }
 
 /**
- * The norm that actually runs: an RMSNorm checkpoint runs as RMSNorm; a LayerNorm checkpoint
- * without β always runs bias-free.
+ * The form that actually runs: the checkpoint's norm, with β when it has one and the preset keeps
+ * it (an RMSNorm has none; a LayerNorm without β runs bias-free).
  */
 export function effectiveVariant(s: Pick<PageState, 'variant' | 'weights'>): Variant {
-  if (s.weights?.norm === 'rmsnorm') return 'rmsnorm';
-  return s.weights && !s.weights.beta ? 'biasfree' : s.variant;
+  const w = s.weights;
+  return w ? normFormOf(w.norm, w.beta !== null && NORM_FORMS[s.variant].bias) : s.variant;
 }
 
 /** Whether a result (or stage, or check) was made from exactly what the page holds now. */

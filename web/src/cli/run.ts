@@ -13,7 +13,7 @@ import {
   type WeightsSource,
 } from '../io/index.js';
 import { checkOutput, readActivations, weightsSource, writeFileAtomic } from './files.js';
-import { kb, range } from './format.js';
+import { kb, range, shapeText, squeezed } from './format.js';
 import { USAGE, UsageError } from './usage.js';
 
 export interface CliIO {
@@ -23,11 +23,14 @@ export interface CliIO {
   init?: typeof init;
 }
 
+/** Decimal numbers only, as they are written in papers and configs: Number() would also take "0x10" or "0b1". */
+const DECIMAL = /^\+?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 function number(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) {
-    throw new UsageError(`${flag} expects a finite number ≥ 0, got ${JSON.stringify(text)}`);
+  if (!DECIMAL.test(text) || !Number.isFinite(value)) {
+    throw new UsageError(`${flag} expects a decimal number ≥ 0 such as 1e-5 or 0.001, got ${JSON.stringify(text)}`);
   }
   return value;
 }
@@ -115,9 +118,10 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       `${a.in}: expected the last dimension to be d = ${d} (from the weights), got shape [${x.shape.join(', ')}]`,
     );
   }
-  if (expected && expected.data.length !== x.data.length) {
+  // The page's lab's rule: shapes must match, axes of size 1 aside ([1, 6, 32] is [6, 32]).
+  if (expected && shapeText(squeezed(expected.shape)) !== shapeText(squeezed(x.shape))) {
     throw new Error(
-      `${a.expect}: expected ${x.data.length} values (shape [${x.shape.join(', ')}]), got shape [${expected.shape.join(', ')}]`,
+      `${a.expect}: expected the shape of ${a.in}, ${shapeText(x.shape)} (axes of size 1 aside), got ${shapeText(expected.shape)}`,
     );
   }
   const rows = x.data.length / d;
@@ -142,7 +146,8 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   io.out(
     `weights   ${rms ? 'RMSNorm ' : ''}${weights.names.weight}` +
       `${weights.names.bias ? `, ${weights.names.bias}` : rms ? '' : ' (no bias)'} ` +
-      `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read`,
+      `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read` +
+      (weights.convention.gain !== 'w' ? `, γ = ${weights.convention.gain} (${weights.convention.family})` : ''),
   );
   io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps} (${epsFrom})`);
   io.out(`backend   ${rt.backend}, kernel ${rt.kernel}`);
@@ -160,7 +165,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       c.maxAbs > 0 && c.worstIndex >= 0 ? ` at row ${Math.floor(c.worstIndex / d)}, column ${c.worstIndex % d}` : '';
     const pass = c.maxAbs <= tol && c.nonFiniteMismatches === 0;
     io.out(
-      `expect    ${a.expect}: max abs ${c.maxAbs.toExponential(3)}${at}, max sULP ${c.maxScaledUlp.toFixed(2)}, ` +
+      `expect    ${a.expect}${shapeText(expected.shape) !== shapeText(x.shape) ? ` (shape ${shapeText(expected.shape)}: the input's, axes of size 1 aside)` : ''}: max abs ${c.maxAbs.toExponential(3)}${at}, max sULP ${c.maxScaledUlp.toFixed(2)}, ` +
         `${c.differingBits} of ${y.length} values differ` +
         (c.nonFiniteMismatches ? `, ${c.nonFiniteMismatches} non-finite values disagree (NaN, +Inf, -Inf)` : ''),
     );

@@ -9,7 +9,7 @@
 
 import { describe } from '../errors.js';
 import { checkOptions, isDetached, numberError } from '../validate.js';
-import type { ByteSourceInput, ByteSourceOptions } from './byte-source.js';
+import type { ByteSourceInput, ByteSourceOptions } from './source-types.js';
 
 export function isBlob(value: unknown): value is Blob {
   return typeof Blob !== 'undefined' && value instanceof Blob;

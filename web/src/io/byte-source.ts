@@ -7,42 +7,11 @@
 import { numberError } from '../validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, isBlob } from './arguments.js';
 import { FetchError } from './errors.js';
+import { fetchFunction, type FetchFunction } from './fetch.js';
+import { cancel, throwIfAborted } from './http-util.js';
+import type { ByteSource, ByteSourceInput, ByteSourceOptions } from './source-types.js';
 
-/** Anything `openByteSource` accepts: an http(s) URL, a Blob/File, or bytes in memory. */
-export type ByteSourceInput = string | URL | Blob | ArrayBuffer | ArrayBufferView;
-
-export interface ByteSourceOptions {
-  /** Cancels pending and future reads; they reject with the signal's reason. */
-  signal?: AbortSignal;
-  /**
-   * Called as bytes arrive. `bytesExpected` is the total that the reads issued so far will
-   * transfer; it grows as a reader learns (from a header) what else it needs.
-   */
-  onProgress?: (bytesRead: number, bytesExpected: number) => void;
-  /** Extra request headers, e.g. `Authorization` for gated repositories. */
-  headers?: Record<string, string>;
-  /**
-   * When a server ignores `Range` and answers 200 with the whole body, the first
-   * offset+length bytes of that body are used only if offset+length is at most this many bytes
-   * (default 16 MiB); otherwise the response is cancelled and the read fails.
-   */
-  maxWholeBodyBytes?: number;
-  /** A replacement for the global `fetch` (tests, proxies, custom agents). */
-  fetch?: typeof fetch;
-}
-
-export interface ByteSource {
-  /** Total size in bytes; for URLs it is known after the first response. */
-  readonly size: number | undefined;
-  /** Exactly `length` bytes starting at `offset`, or a rejection. */
-  read(offset: number, length: number): Promise<Uint8Array>;
-  /** Bytes actually transferred from the underlying file, network or memory so far. */
-  readonly bytesRead: number;
-  /** A short name for messages: the URL, the file name or the buffer type. */
-  readonly describe: string;
-}
-
-const DEFAULT_MAX_WHOLE_BODY = 16 * 1024 * 1024;
+export type { ByteSource, ByteSourceInput, ByteSourceOptions } from './source-types.js';
 
 /** ByteSource.read's arguments: whole byte counts, inside the file when its size is known. */
 function checkRange(offset: unknown, length: unknown, size: number | undefined, what: string): void {
@@ -57,21 +26,18 @@ function checkRange(offset: unknown, length: unknown, size: number | undefined, 
   }
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
 abstract class BaseSource implements ByteSource {
   bytesRead = 0;
   protected bytesExpected = 0;
   abstract readonly size: number | undefined;
   abstract readonly describe: string;
-  constructor(protected readonly options: ByteSourceOptions) {}
+  constructor(readonly options: ByteSourceOptions) {}
 
-  protected expect(n: number): void {
+  /** The two counters below are public for whole-body.ts, which reads for an HttpSource. */
+  expect(n: number): void {
     this.bytesExpected += n;
   }
-  protected received(n: number): void {
+  received(n: number): void {
     this.bytesRead += n;
     // The expectation can be exceeded when a server sends more than asked; keep it honest.
     if (this.bytesRead > this.bytesExpected) this.bytesExpected = this.bytesRead;
@@ -132,8 +98,9 @@ const CONTENT_RANGE = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i;
 class HttpSource extends BaseSource {
   size: number | undefined;
   readonly describe: string;
-  private whole: Uint8Array | undefined;
-  private readonly fetchImpl: typeof fetch;
+  /** The whole file, when a server without range support sent it and it was small (whole-body.ts). */
+  whole: Uint8Array | undefined;
+  private readonly fetchImpl: FetchFunction;
 
   constructor(
     private readonly url: string,
@@ -141,12 +108,10 @@ class HttpSource extends BaseSource {
   ) {
     super(options);
     this.describe = url;
-    const f = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
-    if (!f) throw new TypeError('no fetch() in this environment: pass options.fetch');
-    this.fetchImpl = f;
+    this.fetchImpl = fetchFunction(options.fetch);
   }
 
-  private fail(problem: string, status?: number, cause?: unknown): FetchError {
+  fail(problem: string, status?: number, cause?: unknown): FetchError {
     return new FetchError(problem, { url: this.url, status, cause });
   }
 
@@ -154,7 +119,7 @@ class HttpSource extends BaseSource {
    * Records the file size a response states; a size that differs from an earlier response's means
    * the file changed between requests, and then this response's body is cancelled too.
    */
-  private async learnSize(total: number, response: Response): Promise<void> {
+  async learnSize(total: number, response: Response): Promise<void> {
     if (this.size !== undefined && this.size !== total) {
       await cancel(response);
       throw this.fail(`the file changed size between requests (${this.size} bytes, now ${total})`, response.status);
@@ -224,7 +189,12 @@ class HttpSource extends BaseSource {
       return this.readBody(response, 0, length, wanted);
     }
 
-    if (response.status === 200) return this.readWholeBodyResponse(response, offset, length, encoding);
+    if (response.status === 200) {
+      // A server that ignores Range is rare (the Hub and static hosts honour it): its code is
+      // loaded only then.
+      const { readWholeBody } = await import('./whole-body.js');
+      return readWholeBody(this, response, offset, length, encoding);
+    }
 
     await cancel(response);
     if (response.status === 416) {
@@ -234,108 +204,12 @@ class HttpSource extends BaseSource {
     throw this.fail(`${reason}; expected 206 Partial Content for ${wanted}`, response.status);
   }
 
-  /** A 200 answer to a range request: the server ignored Range and sends the whole file. */
-  private async readWholeBodyResponse(
-    response: Response,
-    offset: number,
-    length: number,
-    encoding: string | null,
-  ): Promise<Uint8Array> {
-    const wanted = `bytes ${offset}-${offset + length - 1}`;
-    // With Content-Encoding, Content-Length counts the compressed bytes, not the file's.
-    const declared = encoding === null ? Number(response.headers.get('content-length') ?? NaN) : NaN;
-    if (Number.isSafeInteger(declared)) await this.learnSize(declared, response);
-    const limit = this.options.maxWholeBodyBytes ?? DEFAULT_MAX_WHOLE_BODY;
-    const size = this.size;
-    if (size !== undefined && offset + length > size) {
-      await cancel(response);
-      throw this.fail(`asked for ${wanted} but the file is only ${size} bytes`, 200);
-    }
-    if (offset + length > limit) {
-      await cancel(response);
-      throw this.fail(
-        `the server ignored the Range request for ${wanted} and answered 200 with the whole ` +
-          `${size !== undefined ? `${size}-byte ` : ''}file; reading up to byte ${offset + length} ` +
-          `would download more than the ${limit}-byte limit (maxWholeBodyBytes)`,
-        200,
-      );
-    }
-    if (size === undefined) {
-      // Size unknown (compressed, or no Content-Length): read only the bytes asked for. A body
-      // that ends first is the whole file, and shorter than the request.
-      this.expect(offset);
-      const prefix = await this.readBody(response, 0, offset + length, wanted, true);
-      if (prefix.length < offset + length) {
-        this.size = prefix.length;
-        throw this.fail(`asked for ${wanted} but the file is only ${prefix.length} bytes`, 200);
-      }
-      return prefix.subarray(offset);
-    }
-    // A small file from a server without range support: keep all of it when it fits, so later
-    // reads do not download it again; otherwise stop as soon as the wanted bytes are in.
-    if (size <= limit) {
-      this.expect(size - length);
-      const body = await this.readUpTo(response, limit, `the whole ${size}-byte body`);
-      if (body.length <= limit) {
-        // A body of another length than Content-Length said was decoded from a compressed one (a
-        // browser hides Content-Encoding from cross-origin scripts unless the server exposes it):
-        // the body is the file.
-        this.size = body.length;
-        this.whole = body;
-        if (offset + length > body.length) {
-          throw this.fail(`asked for ${wanted} but the file is only ${body.length} bytes`, 200);
-        }
-        return body.subarray(offset, offset + length);
-      }
-      // Longer than the limit, so Content-Length was not the file's size, which stays unknown.
-      this.size = undefined;
-      return body.subarray(offset, offset + length);
-    }
-    this.expect(offset);
-    return this.readBody(response, offset, length, wanted);
-  }
-
-  /** The whole body when it is at most `limit` bytes; otherwise its first limit + 1 bytes (then cancelled). */
-  private async readUpTo(response: Response, limit: number, wanted: string): Promise<Uint8Array> {
-    const body = response.body;
-    if (!body) throw this.fail(`response for ${wanted} has no body`, response.status);
-    const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
-    let got = 0;
-    try {
-      while (got <= limit) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          throwIfAborted(this.options.signal);
-          throw this.fail(`connection failed after ${got} bytes of ${wanted} (truncated body)`, response.status, error);
-        }
-        if (chunk.done) break;
-        chunks.push(chunk.value);
-        got += chunk.value.length;
-        this.received(chunk.value.length);
-      }
-    } finally {
-      await reader.cancel().catch(() => undefined);
-    }
-    const out = new Uint8Array(Math.min(got, limit + 1));
-    let at = 0;
-    for (const chunk of chunks) {
-      if (at >= out.length) break;
-      const part = chunk.subarray(0, out.length - at);
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
-  }
-
   /**
    * Reads `skip + length` body bytes, keeps the last `length`, and cancels the rest of the stream.
    * With `endIsShort`, a body that ends early is returned as it is (the caller knows the file
    * may be shorter); otherwise that is a truncated body.
    */
-  private async readBody(
+  async readBody(
     response: Response,
     skip: number,
     length: number,
@@ -384,10 +258,6 @@ class HttpSource extends BaseSource {
 function contentEncoding(response: Response): string | null {
   const value = response.headers.get('content-encoding')?.trim().toLowerCase();
   return value && value !== 'identity' ? value : null;
-}
-
-async function cancel(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
 }
 
 /** Resolves a URL string against the page's location in a browser; http(s) only. */

@@ -7,6 +7,7 @@ import { isBlob } from './arguments.js';
 import { parseHttpUrl, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { brief } from './brief.js';
 import { FetchError, FormatError } from './errors.js';
+import { fetchFunction } from './fetch.js';
 
 /** config.json as a URL, a Blob/File, its bytes, or the object it parses to. */
 export type ConfigSource = ByteSourceInput | Record<string, unknown>;
@@ -79,8 +80,7 @@ async function readLimitedText(response: Response, url: string): Promise<string>
 }
 
 async function fetchConfigText(url: string, options: ByteSourceOptions): Promise<string> {
-  const fetchImpl = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
-  if (!fetchImpl) throw new TypeError('no fetch() in this environment: pass options.fetch');
+  const fetchImpl = fetchFunction(options.fetch);
   let response: Response;
   try {
     response = await fetchImpl(url, { headers: { ...options.headers }, signal: options.signal });

@@ -3,6 +3,7 @@
 export { FormatError, FetchError, type FileFormat } from './errors.js';
 export { openByteSource, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 export { float16ToFloat32, bfloat16ToFloat32 } from './dtype.js';
+export { isGguf, isNpy } from './magic.js';
 export {
   readNpy,
   readNpyHeader,
@@ -20,7 +21,9 @@ export {
   GPT2_SAFETENSORS_URL,
   KNOWN_LAYERNORM_NAMES,
   type ConfigSource,
+  type GainRule,
   type LayerNormWeights,
+  type NormConvention,
   type LoadWeightsOptions,
   type NormKind,
   type NormWeights,

@@ -13,7 +13,7 @@ import {
   checkString,
   isByteSourceInput,
 } from './arguments.js';
-import type { NpyPairSource, LoadWeightsOptions, WeightsSource } from './weights.js';
+import type { NpyPairSource, LoadWeightsOptions, WeightsSource } from './load-types.js';
 
 const FORMATS = ['safetensors', 'gguf', 'npy'] as const;
 

@@ -1,13 +1,14 @@
 /**
  * Which norm a checkpoint holds, and its ε, from what the checkpoint says about itself: a GGUF's
  * `general.architecture` and `<arch>.attention.layer_norm_epsilon` / `…_rms_epsilon`, or a
- * config.json's `rms_norm_eps`, `layer_norm_epsilon` / `layer_norm_eps` and `model_type`.
- * llama.cpp's final `output_norm.weight` is a LayerNorm gain for GPT-2 and an RMSNorm gain for
- * Llama, so the tensor names alone cannot tell.
+ * config.json's `model_type` / `architectures` and its ε keys. The family a checkpoint names
+ * (architectures.ts, one table) decides the kind, which ε key is its norm's and how γ is stored;
+ * a GGUF's own ε key says more than a name. llama.cpp's final `output_norm.weight` is a LayerNorm
+ * gain for GPT-2 and an RMSNorm gain for Llama, so the tensor names alone cannot tell.
  */
 
-import type { NormKind } from '../norms.js';
-import { architectureNorm } from './architectures.js';
+import { NORMS, type NormKind } from '../norms.js';
+import { classFamily, ggufFamily, modelTypeFamily, type NormFamily } from './architectures.js';
 import { brief } from './brief.js';
 import type { ModelConfig } from './config.js';
 import type { GgufScalar } from './tensors.js';
@@ -26,24 +27,11 @@ export interface NormEvidence {
   rmsnorm: NormClue | null;
   /** GGUF general.architecture or config.json model_type. */
   architecture: string | null;
+  /** The family the checkpoint names, from the table in architectures.ts. */
+  family: NormFamily | null;
 }
 
-export const NO_EVIDENCE: NormEvidence = { layernorm: null, rmsnorm: null, architecture: null };
-
-/**
- * Model types whose config calls an RMSNorm's ε `layer_norm_epsilon` (T5's norm has no mean and
- * no bias; Mamba's is an RMSNorm too).
- */
-const RMS_WITH_LAYER_NORM_EPSILON = new Set([
-  't5',
-  'mt5',
-  'umt5',
-  'longt5',
-  'switch_transformers',
-  'mamba',
-  'mamba2',
-  'falcon_mamba',
-]);
+export const NO_EVIDENCE: NormEvidence = { layernorm: null, rmsnorm: null, architecture: null, family: null };
 
 function checkEps(value: unknown, key: string, fail: (problem: string) => Error): number {
   const eps = typeof value === 'bigint' ? Number(value) : value;
@@ -51,6 +39,16 @@ function checkEps(value: unknown, key: string, fail: (problem: string) => Error)
     throw fail(`expected ${key} to be a finite number >= 0, got ${brief(value)}`);
   }
   return eps;
+}
+
+/** Evidence holding one clue (or none), filed under its kind. */
+function filed(clue: NormClue | null, architecture: string | null, family: NormFamily | null): NormEvidence {
+  return {
+    layernorm: clue?.norm === 'layernorm' ? clue : null,
+    rmsnorm: clue?.norm === 'rmsnorm' ? clue : null,
+    architecture,
+    family,
+  };
 }
 
 export function ggufEvidence(
@@ -78,23 +76,46 @@ export function ggufEvidence(
     layernorm: clue('layernorm', 'attention.layer_norm_epsilon'),
     rmsnorm: clue('rmsnorm', 'attention.layer_norm_rms_epsilon'),
     architecture,
+    family: ggufFamily(architecture),
   };
 }
 
-export function configEvidence(config: ModelConfig | null, fail: (problem: string) => Error): NormEvidence {
-  if (!config) return NO_EVIDENCE;
-  // Multimodal configs keep the language model's settings in text_config.
+/** The scopes a config.json keeps its settings in: the top level, then a multimodal config's text_config. */
+function configScopes(config: ModelConfig): Array<[Record<string, unknown>, string]> {
   const nested = config.values.text_config;
   const scopes: Array<[Record<string, unknown>, string]> = [[config.values, '']];
   if (typeof nested === 'object' && nested !== null && !Array.isArray(nested)) {
     scopes.push([nested as Record<string, unknown>, 'text_config.']);
   }
+  return scopes;
+}
+
+/** The family a config.json names: its model_type (top level first), else a class in `architectures`. */
+function configFamily(scopes: Array<[Record<string, unknown>, string]>): NormFamily | null {
+  for (const [values] of scopes) {
+    const family = modelTypeFamily(typeof values.model_type === 'string' ? values.model_type : null);
+    if (family) return family;
+  }
+  for (const [values] of scopes) {
+    const classes = Array.isArray(values.architectures) ? values.architectures : [];
+    for (const name of classes) {
+      const family = typeof name === 'string' ? classFamily(name) : null;
+      if (family) return family;
+    }
+  }
+  return null;
+}
+
+export function configEvidence(config: ModelConfig | null, fail: (problem: string) => Error): NormEvidence {
+  if (!config) return NO_EVIDENCE;
+  const scopes = configScopes(config);
   const find = (key: string): [unknown, string] | null => {
     for (const [values, prefix] of scopes) if (values[key] !== undefined) return [values[key], prefix + key];
     return null;
   };
   const type = find('model_type');
   const architecture = type && typeof type[0] === 'string' ? type[0] : null;
+  const family = configFamily(scopes);
   const about = `${config.describe}${architecture !== null ? ` (model_type "${architecture}")` : ''}`;
   const clue = (norm: NormKind, found: [unknown, string]): NormClue => {
     const eps = checkEps(found[0], `${found[1]} in ${config.describe}`, fail);
@@ -102,29 +123,41 @@ export function configEvidence(config: ModelConfig | null, fail: (problem: strin
   };
   const rms = find('rms_norm_eps');
   const ln = find('layer_norm_epsilon') ?? find('layer_norm_eps');
-  const lnIsRms =
-    ln !== null &&
-    ((architecture !== null && RMS_WITH_LAYER_NORM_EPSILON.has(architecture)) || find('rms_norm')?.[0] === true);
+  if (family) {
+    // The family's norm, with the ε its own key holds (T5 and Mamba call an RMSNorm's ε
+    // layer_norm_epsilon), else any ε key the config has, else the ε its code fixes.
+    const found = family.epsKeys.map(find).find((f) => f !== null) ?? rms ?? ln;
+    if (found) return filed(clue(family.norm, found), architecture, family);
+    const name = NORMS[family.norm].name;
+    const said =
+      family.fixedEps !== undefined
+        ? `${about}: ${family.name}'s ${name} has ε = ${family.fixedEps} in its code`
+        : `${about}: ${family.name} uses ${name}; the config states no ε`;
+    return filed({ norm: family.norm, eps: family.fixedEps ?? null, said }, architecture, family);
+  }
+  const lnIsRms = ln !== null && find('rms_norm')?.[0] === true;
   return {
     layernorm: ln && !lnIsRms ? clue('layernorm', ln) : null,
     rmsnorm: rms ? clue('rmsnorm', rms) : ln && lnIsRms ? clue('rmsnorm', ln) : null,
     architecture,
+    family: null,
   };
 }
 
 /**
- * For a GGUF that states no ε key: the kind its general.architecture is known to use (a Llama
- * GGUF without `llama.attention.layer_norm_rms_epsilon` still holds RMSNorms). The ε stays unknown.
+ * For a GGUF that states no ε key: the kind its family uses (a Llama GGUF without
+ * `llama.attention.layer_norm_rms_epsilon` still holds RMSNorms). The ε stays unknown unless the
+ * family's code fixes it.
  */
 export function architectureEvidence(architecture: string | null): NormEvidence {
-  const norm = architectureNorm(architecture);
-  if (norm === null) return { ...NO_EVIDENCE, architecture };
+  const family = ggufFamily(architecture);
+  if (family === null) return { ...NO_EVIDENCE, architecture };
   const clue: NormClue = {
-    norm,
-    eps: null,
-    said: `general.architecture "${architecture}", which uses ${norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm'}; the file states no ε`,
+    norm: family.norm,
+    eps: family.fixedEps ?? null,
+    said: `general.architecture "${architecture}", which uses ${NORMS[family.norm].name}; the file states no ε`,
   };
-  return { layernorm: norm === 'layernorm' ? clue : null, rmsnorm: norm === 'rmsnorm' ? clue : null, architecture };
+  return filed(clue, architecture, family);
 }
 
 /** What the evidence says about a gain that has (or lacks) a bias beside it. */

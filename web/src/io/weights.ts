@@ -4,10 +4,12 @@
  * checkpoint states them.
  */
 
-import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
-import { readModelConfig, readSiblingConfig, type ConfigSource, type ModelConfig } from './config.js';
+import { byteSourceFor, type ByteSource, type ByteSourceOptions } from './byte-source.js';
+import { readModelConfig, readSiblingConfig, type ModelConfig } from './config.js';
+import { applyGain, gainRule, type NormConvention } from './convention.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
+import type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
 import {
   architectureEvidence,
   configEvidence,
@@ -18,48 +20,18 @@ import {
 } from './norm-kind.js';
 import { isGguf, isNpy } from './magic.js';
 import { readSafetensorsIndex } from './safetensors.js';
-import { decodeTensor, ELEMENT_SIZE, readTensorBytes, type TensorIndex, type TensorInfo } from './tensors.js';
+import { checkVector, resolveNormNames } from './tensor-names.js';
+import { decodeTensor, readTensorBytes, type TensorIndex } from './tensors.js';
 
 export type { NormKind } from './norm-kind.js';
 export type { ConfigSource } from './config.js';
+export type { GainRule, NormConvention } from './convention.js';
+export { KNOWN_LAYERNORM_NAMES } from './tensor-names.js';
 
 /** GPT-2 small on the Hugging Face Hub; its final LayerNorm is `ln_f.weight` / `ln_f.bias`. */
 export const GPT2_SAFETENSORS_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
 
-/** Tried in order when no names are given: Hub GPT-2, PyTorch-prefixed GPT-2, llama.cpp GGUF. */
-export const KNOWN_LAYERNORM_NAMES: ReadonlyArray<readonly [string, string]> = [
-  ['ln_f.weight', 'ln_f.bias'],
-  ['transformer.ln_f.weight', 'transformer.ln_f.bias'],
-  ['output_norm.weight', 'output_norm.bias'],
-];
-
-/** The final norm of Hugging Face Llama-family checkpoints, looked for when the checkpoint says RMSNorm. */
-const KNOWN_RMSNORM_NAMES = ['model.norm.weight'];
-
-/** Two separate .npy files, e.g. exported with np.save('gamma.npy', ln.weight.detach().numpy()). */
-export interface NpyPairSource {
-  gamma: ByteSourceInput;
-  /** null or omitted: no bias. */
-  beta?: ByteSourceInput | null;
-}
-
-export type WeightsSource = ByteSourceInput | NpyPairSource;
-
-export interface LoadWeightsOptions extends ByteSourceOptions {
-  /** Name of the gain tensor in the checkpoint. */
-  weight?: string;
-  /** Name of the bias tensor; null loads the gain only. Omitted: the gain's sibling, if any. */
-  bias?: string | null;
-  /** Skip detection by magic bytes. */
-  format?: 'safetensors' | 'gguf' | 'npy';
-  /**
-   * The model's config.json (a URL, Blob/File, its bytes, or the parsed object), which says
-   * whether the norms are LayerNorms or RMSNorms and their ε. Omitted: for a file on the Hugging
-   * Face Hub (https://huggingface.co/…/resolve/…), the config.json beside it is fetched, and its
-   * absence is not an error. null: read none. A GGUF describes itself; its metadata comes first.
-   */
-  config?: ConfigSource | null;
-}
+export type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
 
 /** What a norm layer's weights look like, LayerNorm or RMSNorm. */
 export interface NormWeights {
@@ -68,15 +40,20 @@ export interface NormWeights {
   beta: Float32Array | null;
   d: number;
   /**
-   * 'rmsnorm' when the checkpoint says so (GGUF `<arch>.attention.layer_norm_rms_epsilon`,
-   * config.json `rms_norm_eps`, or, without an ε key, a GGUF whose `general.architecture` is a
-   * known RMSNorm one such as "llama" or "qwen2"); otherwise 'layernorm'.
+   * 'rmsnorm' when the checkpoint says so (GGUF `<arch>.attention.layer_norm_rms_epsilon`, a
+   * family in the table that computes RMSNorm, config.json `rms_norm_eps`); otherwise 'layernorm'.
    */
   norm: NormKind;
-  /** ε as the checkpoint states it; null when it does not say (use your own, e.g. 1e-5). */
+  /** ε as the checkpoint states it (or its family's code fixes it); null when it does not say (use your own, e.g. 1e-5). */
   eps: number | null;
   /** GGUF general.architecture or config.json model_type, e.g. 'gpt2', 'llama'; null when unknown. */
   architecture: string | null;
+  /**
+   * How `gamma` was made from what the checkpoint stores, by the family it names (README "Which
+   * norm each family computes"): as stored, 1 + w (Gemma 1–3, Nemotron, Qwen3-Next in
+   * transformers' checkpoints), or ones (OLMo 1's LayerNorm has no parameters).
+   */
+  convention: NormConvention;
   /** Tensor names used (for .npy pairs, the files). */
   names: { weight: string; bias: string | null };
   /** Stored dtype of the gain, e.g. "F32", "F16", "BF16" (npy: "float32" …). */
@@ -94,90 +71,17 @@ export interface LayerNormWeights extends NormWeights {
   norm: 'layernorm';
 }
 
-/** The bias that goes with a gain: `x.weight` → `x.bias`, `x.gamma` → `x.beta`. */
-function siblingBias(weight: string): string[] {
-  const out: string[] = [];
-  if (/weight$/.test(weight)) out.push(weight.replace(/weight$/, 'bias'));
-  if (/gamma$/.test(weight)) out.push(weight.replace(/gamma$/, 'beta'));
-  return out;
-}
-
-function listNames(names: string[], max = 20): string {
-  const shown = names
-    .slice(0, max)
-    .map((n) => `"${n}"`)
-    .join(', ');
-  return names.length > max ? `${shown}, … (${names.length} in all)` : shown || '(none)';
-}
-
-function resolveNormNames(
-  index: TensorIndex,
-  options: { weight?: string; bias?: string | null },
-  fail: (problem: string) => Error,
-  rmsOnly: boolean,
-): { weight: string; bias: string | null } {
-  const all = [...index.tensors.keys()];
-  const candidates = all.filter((n) => /norm|(^|\.)ln_f\./i.test(n) && /(weight|gamma|scale)$/.test(n));
-  const pickBias = (weight: string): string | null => {
-    if (options.bias === null) return null;
-    if (typeof options.bias === 'string') {
-      if (!index.tensors.has(options.bias)) {
-        throw fail(
-          `no tensor named "${options.bias}" (bias); candidates: ${listNames(all.filter((n) => /bias|beta/.test(n)))}`,
-        );
-      }
-      return options.bias;
-    }
-    return siblingBias(weight).find((n) => index.tensors.has(n)) ?? null;
-  };
-  if (options.weight !== undefined) {
-    if (!index.tensors.has(options.weight)) {
-      throw fail(
-        `no tensor named "${options.weight}" (weight); candidates: ${listNames(candidates.length ? candidates : all)}`,
-      );
-    }
-    return { weight: options.weight, bias: pickBias(options.weight) };
-  }
-  for (const [weight] of KNOWN_LAYERNORM_NAMES) {
-    if (index.tensors.has(weight)) return { weight, bias: pickBias(weight) };
-  }
-  if (rmsOnly) {
-    for (const weight of KNOWN_RMSNORM_NAMES) if (index.tensors.has(weight)) return { weight, bias: null };
-  }
-  const oneDim = candidates.filter((n) => index.tensors.get(n)!.shape.length === 1);
-  if (oneDim.length === 1) return { weight: oneDim[0]!, bias: pickBias(oneDim[0]!) };
-  throw fail(
-    oneDim.length > 1
-      ? `cannot tell which LayerNorm to load; candidates: ${listNames(oneDim)}; pass { weight, bias } to choose`
-      : `no LayerNorm tensors found (looked for ${KNOWN_LAYERNORM_NAMES.map(([w]) => w).join(', ')} or a single *norm*/ln_f weight); tensors: ${listNames(all)}`,
-  );
-}
-
-function checkVector(info: TensorInfo, format: FileFormat, fail: (p: string) => Error): number {
-  if (!ELEMENT_SIZE.has(info.dtype)) {
-    throw fail(`tensor "${info.name}" has dtype ${info.dtype}; expected F32, F16 or BF16`);
-  }
-  if (info.shape.length !== 1) {
-    throw fail(`tensor "${info.name}" has shape [${info.shape.join(', ')}]; expected a vector [d]`);
-  }
-  if (format === 'gguf' && info.dtype === 'F64')
-    throw fail(`tensor "${info.name}" has dtype F64; expected F32, F16 or BF16`);
-  return info.shape[0]!;
-}
-
 /**
  * The evidence a checkpoint offers: GGUF metadata first, then config.json, then what a GGUF's
  * architecture is known to use (an ε key, where there is one, says more than a name).
  */
 function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail: (p: string) => Error): NormEvidence {
   const own = ggufEvidence(index?.metadata, fail);
-  if (own.layernorm || own.rmsnorm) return own;
   const fromConfig = configEvidence(config, fail);
-  if (fromConfig.layernorm || fromConfig.rmsnorm) {
-    return { ...fromConfig, architecture: own.architecture ?? fromConfig.architecture };
-  }
-  const byName = architectureEvidence(own.architecture);
-  return { ...byName, architecture: own.architecture ?? fromConfig.architecture };
+  const about = { architecture: own.architecture ?? fromConfig.architecture, family: own.family ?? fromConfig.family };
+  if (own.layernorm || own.rmsnorm) return { ...own, ...about };
+  if (fromConfig.layernorm || fromConfig.rmsnorm) return { ...fromConfig, ...about };
+  return { ...architectureEvidence(own.architecture), ...about };
 }
 
 /** Which kinds the caller takes: loadLayerNormWeights refuses an RMSNorm before reading its data. */
@@ -223,9 +127,20 @@ async function loadFromCheckpoint(
       ? await (await import('./gguf.js')).readGgufIndex(source, first)
       : await readSafetensorsIndex(source, first);
   const fail = (problem: string) => new FormatError(format, problem, { source: source.describe });
-  const evidence = evidenceFor(index, await config, fail);
+  const modelConfig = await config;
+  const evidence = evidenceFor(index, modelConfig, fail);
+  const family = evidence.family;
+  const convention: NormConvention = { family: family?.name ?? null, gain: gainRule(family, format) };
+  if (convention.gain === '1' && options.weight === undefined) {
+    // A LayerNorm without parameters (OLMo 1): its code is loaded only for such a family.
+    const { norm, eps } = decideNorm(evidence, false);
+    const { parameterless } = await import('./parameterless.js');
+    const loaded = parameterless(index, modelConfig, evidence.architecture, format, fail);
+    return { ...loaded, norm, eps, convention, bytesRead: source.bytesRead, source: source.describe };
+  }
   const rmsOnly = evidence.rmsnorm !== null && evidence.layernorm === null;
-  const settled = settleNorm(evidence, resolveNormNames(index, options, fail, rmsOnly), options, accept, fail);
+  const found = resolveNormNames(index, options, fail, rmsOnly, family?.finalNorm ?? []);
+  const settled = settleNorm(evidence, found, options, accept, fail);
   const names = settled.names;
   const wInfo = index.tensors.get(names.weight)!;
   const bInfo = names.bias !== null ? index.tensors.get(names.bias)! : null;
@@ -237,13 +152,16 @@ async function loadFromCheckpoint(
   }
   const infos = bInfo ? [wInfo, bInfo] : [wInfo];
   const bytes = await readTensorBytes(source, infos, index.prefix);
+  // A tensor named in options.weight is taken as stored unless the family adds 1 to it.
+  const rule = convention.gain === '1' ? 'w' : convention.gain;
   return {
-    gamma: decodeTensor(bytes[0]!, wInfo.dtype, d),
+    gamma: applyGain(decodeTensor(bytes[0]!, wInfo.dtype, d), rule),
     beta: bInfo ? decodeTensor(bytes[1]!, bInfo.dtype, d) : null,
     d,
     norm: settled.norm,
     eps: settled.eps,
     architecture: evidence.architecture,
+    convention: { ...convention, gain: rule },
     names,
     dtype: wInfo.dtype,
     dtypes: { weight: wInfo.dtype, bias: bInfo?.dtype ?? null },
@@ -311,13 +229,17 @@ async function loadNpyPair(
       `expected a gain only: the config says RMSNorm (${decided.said}), which has no bias, but a beta file was given (${bSrc!.describe})`,
     );
   }
+  // The gain given is the family's stored weight (np.save of Gemma's model.norm.weight is w, not 1 + w).
+  const rule = gainRule(evidence.family, 'npy');
+  const gain = rule === '1' ? 'w' : rule;
   return {
-    gamma: g.data,
+    gamma: applyGain(g.data, gain),
     beta: b ? b.data : null,
     d: g.data.length,
     norm: decided.norm,
     eps: decided.eps,
     architecture: evidence.architecture,
+    convention: { family: evidence.family?.name ?? null, gain },
     names,
     dtype: g.dtype,
     dtypes: { weight: g.dtype, bias: b ? b.dtype : null },

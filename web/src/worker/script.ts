@@ -162,8 +162,9 @@ const isActivations = (v: unknown): v is Float32Array =>
 
 /**
  * The number of rows when the call is worth cutting and cutting cannot change what it does: a
- * valid shape, every option array's role known, no partly overlapping output. Otherwise null, and
- * the call runs whole, so the runtime judges it (and words any error) exactly as on the main thread.
+ * valid shape, every option array's role known, and no array the call writes partly overlapping
+ * one it reads. Otherwise null, and the call runs whole, so the runtime judges it (and words any
+ * error, and copies an input an output overlaps) exactly as on the main thread.
  */
 function sliceRows(spec: MethodSpec, args: unknown[], d: unknown): number | null {
   const x = args[0];
@@ -171,28 +172,34 @@ function sliceRows(spec: MethodSpec, args: unknown[], d: unknown): number | null
   const rows = x.length / d;
   if (rows <= Math.max(1, Math.floor(SLICE_FLOATS / d))) return null;
   const same = (a: unknown) => ArrayBuffer.isView(a) && a.constructor === x.constructor;
-  const outOk = (out: unknown) =>
-    out === undefined ||
-    (same(out) && (out as Float32Array).length === x.length && !partiallyOverlaps(x, out as Float32Array));
-  if (typeof spec.out === 'number' && !outOk(args[spec.out])) return null;
+  const reads: ArrayBufferView[] = [x];
+  const writes: ArrayBufferView[] = [];
+  const out =
+    spec.out === 'options'
+      ? plainObject(args[spec.options!])?.out
+      : typeof spec.out === 'number'
+        ? args[spec.out]
+        : undefined;
+  if (out !== undefined) {
+    if (!same(out) || (out as Float32Array).length !== x.length) return null;
+    writes.push(out as Float32Array);
+  }
   if (spec.options !== undefined && args[spec.options] !== undefined) {
     const options = plainObject(args[spec.options]);
     if (!options) return null;
     for (const [key, v] of Object.entries(options)) {
-      if (key === 'out' && spec.out === 'options') {
-        if (!outOk(v)) return null;
-      } else if (ArrayBuffer.isView(v) || (v !== null && typeof v === 'object')) {
-        const role = ROW_OPTIONS.get(key);
-        if (
-          !FEATURE_OPTIONS.has(key) &&
-          !(role && (v as { length?: number }).length === rows * (role.perRow === 'd' ? d : 1))
-        )
-          return null;
-        // Slices of arrays that partly overlap would not read what the whole call reads.
-        if (role && ArrayBuffer.isView(v) && partiallyOverlaps(x, v)) return null;
-      }
+      if (key === 'out' || !(ArrayBuffer.isView(v) || (v !== null && typeof v === 'object'))) continue;
+      const role = ROW_OPTIONS.get(key);
+      if (FEATURE_OPTIONS.has(key)) continue;
+      if (!role || !ArrayBuffer.isView(v) || (v as { length?: number }).length !== rows * (role.perRow === 'd' ? d : 1))
+        return null;
+      (role.reads ? reads : writes).push(v);
     }
   }
+  // Slice k writes its rows of the outputs before slice k + 1 reads its rows of the inputs: an
+  // output that partly overlaps an input (a residual shifted by part of a row) would be read
+  // after it was written, where the whole call reads it first.
+  if (writes.some((w) => reads.some((r) => partiallyOverlaps(r, w)))) return null;
   return rows;
 }
 

@@ -16,6 +16,8 @@ export class EngineError extends Error {
     readonly kind: string,
     message: string,
     network = false,
+    /** Gains to pick from, when a checkpoint does not say which norm is its final one. */
+    readonly candidates: string[] = [],
   ) {
     super(message);
     this.name = kind;
@@ -92,6 +94,9 @@ export class EngineClient {
     this.#pending.delete(reply.id);
     if (reply.ok) p.resolve(reply.value);
     else if (reply.error.name === 'CancelledError') p.reject(new Cancelled());
-    else p.reject(new EngineError(reply.error.name, reply.error.message, reply.error.network ?? false));
+    else {
+      const { name, message, network, candidates } = reply.error;
+      p.reject(new EngineError(name, message, network ?? false, candidates ?? []));
+    }
   }
 }

@@ -2,11 +2,11 @@
  * Normalizing the activations: every row, in slices, with the statistics of the sampled rows and
  * the check against the float64 reference accumulated on the way.
  */
-import type { LayerNormRuntime } from 'layernorm-wasm';
+import { explainRow, type Explanation, type LayerNormRuntime } from 'layernorm-wasm';
 import { accumulateReference, emptyReferenceCheck, finiteClass } from './checks';
 import { normalize, normFor, paramsOf, reference as referenceOf, type Norm, type Weights } from './norm';
-import type { ComputeResult, LayerParams, Progress, StagesResult } from './protocol';
-import type { Source } from './sources';
+import type { ComputeResult, LayerParams, Progress, StagesRequest } from './protocol';
+import type { Source } from './held';
 
 /** Rows drawn in the heatmap and listed in the statistics table. */
 export const SAMPLE_ROWS = 256;
@@ -131,55 +131,19 @@ function sampleStats(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number):
 }
 
 /**
- * Every stage of one row under the norm in use, from the package, and the same row under the
- * three norms the explainer compares (LayerNorm, bias-free, RMSNorm; same γ).
+ * One row explained for the page's <layernorm-explainer>, with the weights it sent: the same
+ * numbers the element computes on its own (the package's explainRow), here in the worker that
+ * holds the activations. Held activations are explained in place (so `row` is the row's own);
+ * a streamed file's row is read first.
  */
-export async function stages(
-  rt: LayerNormRuntime,
-  src: Source,
-  w: Weights,
-  params: LayerParams,
-  row: number,
-): Promise<StagesResult> {
+export async function explainStages(rt: LayerNormRuntime, src: Source, req: StagesRequest): Promise<Explanation> {
   const { d, rows } = src.info;
-  if (!Number.isInteger(row) || row < 0 || row >= rows) {
-    throw new RangeError(`row must be a whole number from 0 to ${rows - 1}, got ${row}`);
+  if (!Number.isInteger(req.row) || req.row < 0 || req.row >= rows) {
+    throw new RangeError(`row must be a whole number from 0 to ${rows - 1}, got ${req.row}`);
   }
-  const x = (await src.readRows(row, 1)).slice();
-  const norm = normFor(w, params);
-  const { gamma, eps } = norm;
-  const biasFree = rt.layerNormStages(x, d, 0, { gamma, eps });
-  const withBeta = w.beta ? rt.layerNormStages(x, d, 0, { gamma, beta: w.beta, eps }) : null;
-  const rms = rt.rmsNormStages(x, d, 0, { gamma, eps });
-  const nonFinite = { nan: [] as number[], posInf: [] as number[], negInf: [] as number[] };
-  for (let j = 0; j < d; j++) {
-    const c = finiteClass(x[j]!);
-    if (c === 1) nonFinite.nan.push(j);
-    else if (c === 2) nonFinite.posInf.push(j);
-    else if (c === 3) nonFinite.negInf.push(j);
-  }
-  const common = {
-    actId: src.info.id,
-    weightsId: w.id,
-    params: paramsOf(norm),
-    row,
-    d,
-    nonFinite,
-    variants: {
-      mean: biasFree.mean,
-      variance: biasFree.variance,
-      // Copies: the stages below may hand on the same arrays, and each result moves its own.
-      layernorm: withBeta ? withBeta.output.slice() : null,
-      biasfree: biasFree.output.slice(),
-      rmsnorm: rms.output.slice(),
-      rms: Math.sqrt(rms.meanSquare + eps),
-    },
-  };
-  if (norm.variant === 'rmsnorm') {
-    const { meanSquare, rstd, input, normalized, output } = rms;
-    return { ...common, norm: 'rmsnorm', meanSquare, rstd, input, normalized, output };
-  }
-  const st = norm.variant === 'layernorm' ? withBeta! : biasFree;
-  const { mean, variance, rstd, input, centered, normalized, scaled, output } = st;
-  return { ...common, norm: 'layernorm', mean, variance, rstd, input, centered, normalized, scaled, output };
+  const w = req.gamma ? { gamma: req.gamma, beta: req.beta, norm: req.norm } : null;
+  if (src.data) return explainRow(rt, src.data, d, req.row, w, req.eps);
+  const x = (await src.readRows(req.row, 1)).slice();
+  const e = explainRow(rt, x, d, 0, w, req.eps);
+  return { ...e, stages: { ...e.stages, row: req.row } };
 }

@@ -1,8 +1,14 @@
 /** Activations from text (pasted, .json, .txt) and .npy files, with token strings for their rows. */
-import { decodeNpyData, parseActivationsJson, parseActivationsText, readNpy, readNpyHeader } from 'layernorm-wasm/io';
-import type { ActivationsInfo } from './protocol';
 import {
-  fmtBytes,
+  decodeNpyData,
+  isNpy,
+  parseActivationsJson,
+  parseActivationsText,
+  readNpy,
+  readNpyHeader,
+} from 'layernorm-wasm/io';
+import { fmtBytes } from '../ui/format';
+import {
   InputError,
   MAX_FILE_BYTES,
   MAX_TEXT_BYTES,
@@ -12,7 +18,8 @@ import {
   SLICE_BYTES,
   STREAM_BYTES,
   type Source,
-} from './sources';
+} from './held';
+import type { ActivationsInfo } from './protocol';
 import { checkTokens, tokensFromFile, tokensFromJson } from './tokens';
 
 export function fromText(text: string, name: string, origin: 'pasted' | 'file'): Source {
@@ -84,9 +91,8 @@ async function fromFile(file: File): Promise<Source> {
   if (file.size > MAX_FILE_BYTES) {
     throw new InputError(`${file.name} is ${fmtBytes(file.size)}; the limit is 1 GB. Split it into smaller files.`);
   }
-  const head = new Uint8Array(await file.slice(0, 6).arrayBuffer());
-  const isNpy = head[0] === 0x93 && String.fromCharCode(...head.subarray(1)) === 'NUMPY';
-  if (!isNpy) return fromText(await file.text(), file.name, 'file');
+  if (!isNpy(new Uint8Array(await file.slice(0, 6).arrayBuffer())))
+    return fromText(await file.text(), file.name, 'file');
   if (file.size > STREAM_BYTES) return streamedNpy(file);
   const res = readNpy(new Uint8Array(await file.arrayBuffer()), file.name);
   return memorySource(res.data, [...res.shape], {

@@ -19,7 +19,7 @@ import type {
   LayerParams,
   Tolerance,
 } from './protocol';
-import { InputError, MAX_FILE_BYTES, STREAM_BYTES, type Source } from './sources';
+import { InputError, MAX_FILE_BYTES, STREAM_BYTES, type Source } from './held';
 
 export interface ExpectedFile {
   info: ExpectedInfo;
@@ -145,6 +145,7 @@ export class Lab {
         failingRows: 0,
         maxAbs: 0,
         maxSulp: 0,
+        maxSulpAt: null,
         nonFiniteBoth: 0,
         nonFiniteMismatches: 0,
         worst: null,
@@ -220,7 +221,10 @@ export class Lab {
               if (abs > rowAbs) rowAbs = abs;
               if (s > rowSulp) rowSulp = s;
               if (abs > res.maxAbs) res.maxAbs = abs;
-              if (s > res.maxSulp) res.maxSulp = s;
+              if (s > res.maxSulp) {
+                res.maxSulp = s;
+                res.maxSulpAt = { row, feature: j, ours: a, expected: b, abs };
+              }
               ratio = ratioOf(abs, s, b);
             }
             if (ratio > 1) rowFailing++;

@@ -3,7 +3,14 @@
  * LayerNorm with β or without (the bias-free preset). Every computation in the engine (output,
  * checks, lab, timing, benchmark) goes through here, so they all run the same norm.
  */
-import { layerNormReference, rmsNormReference, type LayerNorm, type LayerNormRuntime } from 'layernorm-wasm';
+import {
+  layerNormReference,
+  NORM_FORMS,
+  normFormOf,
+  rmsNormReference,
+  type LayerNorm,
+  type LayerNormRuntime,
+} from 'layernorm-wasm';
 import type { LayerParams, NormKind, Variant } from './protocol';
 
 export interface Weights {
@@ -27,9 +34,8 @@ export interface Norm {
  * the LayerNorm preset says; LayerNorm weights without β run bias-free.
  */
 export function normFor(w: Weights, p: LayerParams): Norm {
-  if (w.norm === 'rmsnorm') return { variant: 'rmsnorm', gamma: w.gamma, beta: null, eps: p.eps };
-  const variant = p.variant === 'biasfree' || !w.beta ? 'biasfree' : 'layernorm';
-  return { variant, gamma: w.gamma, beta: variant === 'layernorm' ? w.beta : null, eps: p.eps };
+  const variant = normFormOf(w.norm, w.beta !== null && NORM_FORMS[p.variant].bias);
+  return { variant, gamma: w.gamma, beta: NORM_FORMS[variant].bias ? w.beta : null, eps: p.eps };
 }
 
 /** The settings a result was made with (what ran, not what was asked). */

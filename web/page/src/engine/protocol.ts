@@ -3,7 +3,7 @@
  * (generating, parsing, normalizing, checking, timing) runs in the worker, so the page's main
  * thread only draws; these types are the whole contract between the two.
  */
-import type { NormForm, NormKind } from 'layernorm-wasm';
+import type { Explanation, NormForm, NormKind } from 'layernorm-wasm';
 
 /** Files above this are refused. */
 export const MAX_FILE_BYTES = 1_000_000_000;
@@ -20,8 +20,15 @@ export type Preset = Exclude<Variant, 'rmsnorm'>;
 /** The kind of norm a checkpoint holds, as the package's loader reports it. */
 export type { NormKind };
 
+/** Where a checkpoint's config.json comes from, when the visitor gives it. */
+export type ConfigRequest = { kind: 'url'; url: string } | { kind: 'file'; file: File };
+
+/** `weight`: the gain tensor's name, when the visitor picked it among the checkpoint's norms. */
 export type WeightsRequest =
-  { kind: 'url'; url: string } | { kind: 'file'; file: File } | { kind: 'synthetic'; seed: number; d: number };
+  | { kind: 'gpt2' }
+  | { kind: 'url'; url: string; config?: ConfigRequest; weight?: string }
+  | { kind: 'file'; file: File; config?: ConfigRequest; weight?: string }
+  | { kind: 'synthetic'; seed: number; d: number };
 
 export interface WeightsInfo {
   /** Increases with every set of weights the engine accepts; results name the weights they used. */
@@ -113,43 +120,21 @@ export interface ComputeResult {
   kernelMs: number;
 }
 
-interface StagesCommon {
+/** One row explained for the page's <layernorm-explainer>, with the weights it sent (γ = 1 without). */
+export interface StagesRequest {
+  /** The activations it is about (the engine may hold newer ones by then). */
   actId: number;
-  weightsId: number;
-  params: LayerParams;
   row: number;
-  d: number;
-  /** LayerNorm: 1/√(σ² + ε); RMSNorm: 1/√(mean(x²) + ε). */
-  rstd: number;
-  input: Float32Array;
-  normalized: Float32Array;
-  output: Float32Array;
-  /** Features of the input that are NaN, +Inf or −Inf. */
-  nonFinite: { nan: number[]; posInf: number[]; negInf: number[] };
-  /** The same row under the three norms the explainer compares (same γ), all from the module. */
-  variants: {
-    /** The row's mean and variance (LayerNorm's statistics, whichever norm runs). */
-    mean: number;
-    variance: number;
-    /** With β; null when the weights have none. */
-    layernorm: Float32Array | null;
-    biasfree: Float32Array;
-    /** RMSNorm, and the root mean square √(mean(x²) + ε) it divides by. */
-    rmsnorm: Float32Array;
-    rms: number;
-  };
+  gamma: Float32Array | null;
+  beta: Float32Array | null;
+  eps: number;
+  norm: NormKind;
 }
 
-/** One row through every stage of the norm in use, from the module's layerNormStages / rmsNormStages. */
-export type StagesResult =
-  | (StagesCommon & {
-      norm: 'layernorm';
-      mean: number;
-      variance: number;
-      centered: Float32Array;
-      scaled: Float32Array;
-    })
-  | (StagesCommon & { norm: 'rmsnorm'; meanSquare: number });
+export interface StagesResult {
+  actId: number;
+  explanation: Explanation;
+}
 
 export interface ScalarResult {
   actId: number;
@@ -218,6 +203,8 @@ export interface LabFileResult {
   failingRows: number;
   maxAbs: number;
   maxSulp: number;
+  /** Where the largest sULP is: often not the worst element by the pass rule (one near 0). */
+  maxSulpAt: { row: number; feature: number; ours: number; expected: number; abs: number } | null;
   nonFiniteBoth: number;
   nonFiniteMismatches: number;
   worst: ElementView | null;
@@ -295,7 +282,7 @@ export interface EngineApi {
   /** Forgets activations read but not yet normalized (a cancelled large file). */
   discardPending: { args: null; result: null };
   compute: { args: LayerParams; result: ComputeResult };
-  stages: { args: LayerParams & { row: number }; result: StagesResult };
+  stages: { args: StagesRequest; result: StagesResult };
   scalar: { args: LayerParams; result: ScalarResult };
   addExpected: { args: { file: File }; result: ExpectedInfo };
   removeExpected: { args: { id: number }; result: null };
@@ -321,6 +308,8 @@ export interface EngineErrorInfo {
   message: string;
   /** A network failure without an HTTP answer: trying again may help. */
   network?: boolean;
+  /** A checkpoint that does not say which of its norms is the final one: their gains, to pick from. */
+  candidates?: string[];
 }
 
 /** Histogram bins of sULP, as upper bounds, and their labels. */

@@ -6,12 +6,13 @@
  */
 import { init, type LayerNormRuntime } from 'layernorm-wasm';
 import { countBitDifferences, median } from './checks';
-import { CancelledError, compute, stages, type Job, type Output } from './compute';
+import { CancelledError, compute, explainStages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
 import { createNorm, normalize, normFor, paramsOf, reference, type Weights } from './norm';
 import type { EngineApi, EngineReply, EngineRequest, LayerParams, Operation } from './protocol';
 import { gpt2LikeActivations } from './sample';
-import { openSource, type Source } from './sources';
+import type { Source } from './held';
+import { openSource } from './sources';
 import { readWeights, WeightsError } from './weights';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -113,8 +114,10 @@ const handlers: { [K in Operation]: Handler<K> } = {
   },
 
   async stages(args) {
-    const c = needCurrent();
-    return stages(await rt(), c.source, needWeights(), args, args.row);
+    // The activations the explainer shows: normalized already, or read and waiting for weights.
+    const source = [current?.source, pending].find((s) => s?.info.id === args.actId);
+    if (!source) throw new Error('These activations have been replaced.');
+    return { actId: args.actId, explanation: await explainStages(await rt(), source, args) };
   },
 
   async scalar(params, job) {
@@ -321,9 +324,11 @@ self.onmessage = (e: MessageEvent<EngineRequest>) => {
     })
     .catch((err: unknown) => {
       const error =
-        err instanceof Error
-          ? { name: err.name, message: err.message, network: err instanceof WeightsError && err.network }
-          : { name: 'Error', message: String(err) };
+        err instanceof WeightsError
+          ? { name: err.name, message: err.message, network: err.network, candidates: err.candidates }
+          : err instanceof Error
+            ? { name: err.name, message: err.message }
+            : { name: 'Error', message: String(err) };
       post({ id: req.id, ok: false, error });
     })
     .finally(() => {

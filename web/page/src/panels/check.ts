@@ -4,13 +4,8 @@
  * table, the worst element in full, and a report to copy. One panel: its sections render the
  * same lab state.
  */
-import {
-  ULP_BIN_LABELS,
-  type ElementView,
-  type LabFileResult,
-  type ToleranceMode,
-  type Variant,
-} from '../engine/protocol';
+import { NORM_FORMS } from 'layernorm-wasm';
+import { ULP_BIN_LABELS, type ElementView, type LabFileResult, type ToleranceMode } from '../engine/protocol';
 import { isCurrent, type PageState, type PageStore } from '../state';
 import { Histogram } from '../ui/charts';
 import { $, copyText, el, markInvalid, radioValue, setMsg, syncValue } from '../ui/dom';
@@ -19,12 +14,6 @@ import { reportJson, reportText } from '../ui/report';
 import { describeRow } from '../ui/rows';
 
 const PAGE = 50;
-
-const NORMS: Record<Variant, string> = {
-  layernorm: 'LayerNorm',
-  biasfree: 'bias-free LayerNorm',
-  rmsnorm: 'RMSNorm',
-};
 
 /** A tolerance as typed: 1e-5, 1.3e-6, 4. */
 const tolNum = (v: number) => (v === 0 || v >= 1e-3 ? String(v) : v.toExponential());
@@ -230,7 +219,7 @@ function renderScalar(s: Readonly<PageState>): void {
   );
   p.append(
     same
-      ? ` — ${r.otherKernel} and ${r.kernel} produce the same bits for all ${fmtInt(r.total)} values of ${NORMS[r.params.variant]}.`
+      ? ` — ${r.otherKernel} and ${r.kernel} produce the same bits for all ${fmtInt(r.total)} values of ${NORM_FORMS[r.params.variant].label}.`
       : ` — first at ${describeRow(s.activations, Math.floor(r.first!.index / (s.result?.d ?? 1)))}, feature ${r.first!.index % (s.result?.d ?? 1)}: ` +
           `${fmtF32(r.first!.ours)} (${hex32(r.first!.ours)}) vs ${fmtF32(r.first!.scalar)} (${hex32(r.first!.scalar)}).`,
   );
@@ -249,7 +238,7 @@ function verdictLine(f: LabFileResult, s: Readonly<PageState>, tol: PageState['t
   if (f.pass) {
     p.append(
       `all ${fmtInt(total)} values within ${tolText(tol)} of this library's output, on every one of the ${fmtInt(f.rows)} rows; ` +
-        `max |y − e| ${fmtErr(f.maxAbs)}, max ${fmtNum(f.maxSulp, 3)} sULP.`,
+        `max |y − e| ${fmtErr(f.maxAbs)}, max ${fmtNum(f.maxSulp, 3)} sULP${maxSulpWhere(f, s, tol)}.`,
     );
   } else {
     const w = f.worst;
@@ -266,6 +255,22 @@ function verdictLine(f: LabFileResult, s: Readonly<PageState>, tol: PageState['t
   if (f.nonFiniteBoth) p.append(` ${n(f.nonFiniteBoth, 'value is', 'values are')} NaN or ±Inf in both, alike.`);
   if (f.shapeNote) p.append(` Note: ${f.shapeNote}`);
   return p;
+}
+
+/**
+ * Where the largest sULP is and why it can stand beside PASS: sULP counts float32 steps at the
+ * scale of the result, so where the result is near 0 a tiny difference is many steps, and an
+ * allclose rule (atol) passes it. That element is often not the worst one by the pass rule.
+ */
+function maxSulpWhere(f: LabFileResult, s: Readonly<PageState>, tol: PageState['tolerance']): string {
+  const at = f.maxSulpAt;
+  if (!at || f.maxSulp <= 4) return '';
+  const where = `${describeRow(s.activations, at.row)}, feature ${at.feature}`;
+  const why =
+    tol.mode === 'allclose'
+      ? `there the expected value is ${fmtF32(at.expected)}, so |y − e| = ${fmtErr(at.abs)} is many float32 steps of so small a number, and within atol`
+      : `there the expected value is ${fmtF32(at.expected)}`;
+  return ` (at ${where}: ${why}; the worst element by the pass rule is the one shown below)`;
 }
 
 function renderLabProgress(s: Readonly<PageState>): void {

@@ -1,13 +1,14 @@
 /** The output card: heatmap, downloads, per-row statistics, and what the results were computed for. */
+import { NORM_FORMS, type NormForm } from 'layernorm-wasm';
 import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
 import { $, el } from '../ui/dom';
 import { fmtEps, fmtInt, fmtNum, fmtShape } from '../ui/format';
 import { Heatmap } from '../ui/heatmap';
 import { describeRow } from '../ui/rows';
+import { drawHeatAxes } from './heat-axes';
 
 const fmt = (v: number) => fmtNum(v, 6);
-const variantName = (v: string) =>
-  v === 'rmsnorm' ? 'RMSNorm (γ only)' : v === 'biasfree' ? 'bias-free (γ only)' : 'γ and β';
+const variantName = (v: NormForm) => NORM_FORMS[v].label;
 
 /** Why the results on screen are not those of the current inputs, or null when they are. */
 export function staleReason(s: Readonly<PageState>): string | null {
@@ -28,18 +29,27 @@ export function mountOutput(store: PageStore): void {
     legendLabels: { min: $('legend-min'), mid: $('legend-mid'), max: $('legend-max'), nan: $('legend-nan') },
     readout: $('heat-readout'),
     fmt,
-    onSelectRow: (row) => store.set({ row }),
+    onSelectRow: (row) => {
+      store.set({ row });
+      // The explainer is above: say where the token went, and offer the way there.
+      $('heat-picked').hidden = false;
+      $('heat-picked-text').textContent = `${describeRow(store.state.activations, row)} is now in the explainer above.`;
+    },
     onView: (v) => store.set({ heatCenter: v.center ?? store.state.heatCenter }),
   });
   const zoom = $<HTMLSelectElement>('heat-zoom');
   zoom.addEventListener('change', () => store.set({ heatZoom: Number(zoom.value) }));
+  $('heat-picked-go').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('explain').scrollIntoView({ behavior: 'smooth', block: 'start' });
+  });
   $('dl-npy').addEventListener('click', () => store.dispatch({ type: 'out/download', format: 'npy' }));
   $('dl-json').addEventListener('click', () => store.dispatch({ type: 'out/download', format: 'json' }));
 
   store.watch(['touch'], (s) => {
     $('heat-hint').textContent = s.touch
-      ? 'Tap a row to explain that token below; zoom in to read single features.'
-      : 'Hover to read values; click a row (or focus the heatmap, move with the arrow keys and press Enter) to explain that token below.';
+      ? 'Tap a row to explain that token in the explainer above; zoom in to read single features.'
+      : 'Hover to read values; click a row (or focus the heatmap, move with the arrow keys and press Enter) to explain that token in the explainer above.';
   });
 
   store.watch(
@@ -74,7 +84,10 @@ export function mountOutput(store: PageStore): void {
         );
       }
       $('dl-note').textContent = notes.join(' ');
-      if (!usable) heatmap.clear(s.resultError ? 'No output: see the message above.' : '');
+      if (!usable) {
+        heatmap.clear(s.resultError ? 'No output: see the message above.' : '');
+        drawHeatAxes(heatmap, null, s.row);
+      }
     },
   );
 
@@ -105,6 +118,7 @@ export function mountOutput(store: PageStore): void {
   const axes = () => {
     const { from, to } = heatmap.range;
     $('heat-axes').textContent = `rows (tokens) ↓ · features ${from} … ${to} →`;
+    drawHeatAxes(heatmap, store.state.activations, store.state.row);
   };
   store.watch(['heatZoom', 'heatCenter', 'row'], (s) => {
     zoom.value = String(s.heatZoom);

@@ -1,5 +1,7 @@
 /** The weights card: where γ and β come from, the norm they run as (LayerNorm preset or RMSNorm), and ε. */
-import { parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
+import { NORMS } from 'layernorm-wasm';
+import type { ConfigRequest } from '../engine/protocol';
+import { effectiveVariant, parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
 import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
 import { fmtBytes, fmtEps, fmtNum } from '../ui/format';
 
@@ -18,7 +20,7 @@ function summarize(a: Float32Array): string {
 /** Which norm the checkpoint holds, its gain's name, and the ε it states. */
 function normSummary(w: Weights): string | null {
   if (w.synthetic) return null;
-  const name = `${w.norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm'}${w.tensor ? ` ${w.tensor}` : ''}`;
+  const name = `${NORMS[w.norm].name}${w.tensor ? ` ${w.tensor}` : ''}`;
   const model = w.architecture ? ` (${w.architecture})` : '';
   const eps = w.eps !== null ? `ε = ${fmtEps(w.eps)} as the checkpoint states` : 'the checkpoint states no ε';
   return `${name}${model}, ${eps}`;
@@ -38,10 +40,40 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     const v = Number($<HTMLInputElement>('weights-seed').value);
     return Number.isSafeInteger(v) && v >= 0 ? v : 1;
   };
-  const load = (source: WeightsSource, file?: File) => {
-    localProblem = null;
-    store.dispatch({ type: 'weights/load', source, file });
+  const configUrl = $<HTMLInputElement>('weights-config-url');
+  let configFile: File | null = null;
+  $('weights-config-file').addEventListener('change', (e) => {
+    configFile = (e.target as HTMLInputElement).files?.[0] ?? null;
+  });
+  /** The config.json given beside a local file or a URL, if any (undefined: a URL that does not parse). */
+  const configFor = (source: WeightsSource): ConfigRequest | null | undefined => {
+    if (source.kind === 'file') return configFile && { kind: 'file', file: configFile };
+    const text = configUrl.value.trim();
+    if (source.kind !== 'url' || !text) return null;
+    try {
+      return { kind: 'url', url: new URL(text).href };
+    } catch {
+      localProblem = `“${text}” is not a URL for the config.json. Enter a full http:// or https:// address, or leave it empty.`;
+      render();
+      return undefined;
+    }
   };
+  const load = (source: WeightsSource, file?: File, weight?: string) => {
+    localProblem = null;
+    const config = configFor(source);
+    if (config === undefined) return;
+    store.dispatch({
+      type: 'weights/load',
+      source,
+      file,
+      ...(config ? { config } : {}),
+      ...(weight ? { weight } : {}),
+    });
+  };
+  $('weights-pick-load').addEventListener('click', () => {
+    const l = store.state.weightsLoad;
+    if (l) load(l.source, undefined, $<HTMLSelectElement>('weights-tensor').value);
+  });
 
   for (const r of root.querySelectorAll<HTMLInputElement>('input[name="wsrc"]')) {
     r.addEventListener('change', () => {
@@ -103,6 +135,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       if (r.checked) store.set({ variant: r.value === 'biasfree' ? 'biasfree' : 'layernorm' });
     });
   }
+
   eps.addEventListener('input', () => store.set({ epsText: eps.value, eps: parseEps(eps.value), epsOrigin: 'typed' }));
 
   function render(): void {
@@ -112,6 +145,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     $('wsrc-file-panel').hidden = src.kind !== 'file';
     $('wsrc-url-panel').hidden = src.kind !== 'url';
     $('wsrc-synthetic-panel').hidden = src.kind !== 'synthetic';
+    $('config-why').hidden = src.kind !== 'file' && src.kind !== 'url';
     if (src.kind === 'url' && src.url) syncValue(urlInput, src.url);
     if (src.kind === 'synthetic') syncValue($<HTMLInputElement>('weights-seed'), String(src.seed));
 
@@ -132,6 +166,12 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     notice.dataset.kind = kind;
     noticeText.textContent = text ?? '';
     retry.hidden = !(l?.status === 'failed' && l.retry && !localProblem);
+    const candidates = l?.status === 'failed' && !localProblem ? l.candidates : [];
+    $('weights-pick').hidden = candidates.length === 0;
+    const select = $<HTMLSelectElement>('weights-tensor');
+    if ([...select.options].map((o) => o.value).join('|') !== candidates.join('|')) {
+      select.replaceChildren(...candidates.map((name) => el('option', name)));
+    }
     retry.textContent = l?.source.kind === 'hf' ? 'Try Hugging Face again' : 'Try again';
     useSynthetic.hidden = !(l?.status === 'loading' && !w);
 
@@ -154,10 +194,10 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     const rms = w?.norm === 'rmsnorm';
     const hasBeta = !w || w.beta !== null;
     const preset = (v: string) => root.querySelector<HTMLInputElement>(`input[name="preset"][value="${v}"]`)!;
-    preset('gpt2').disabled = !hasBeta || rms;
+    preset('layernorm').disabled = !hasBeta || rms;
     preset('biasfree').disabled = rms;
     preset('rmsnorm').disabled = !rms;
-    setRadio(root, 'preset', rms ? 'rmsnorm' : hasBeta && s.variant === 'layernorm' ? 'gpt2' : 'biasfree');
+    setRadio(root, 'preset', effectiveVariant(s));
     $('preset-note').textContent = rms
       ? 'These weights are the gain of an RMSNorm (the checkpoint says so), so the layer runs as RMSNorm with the checkpoint’s ε. Load a LayerNorm checkpoint for the presets above.'
       : hasBeta

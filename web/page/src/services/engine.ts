@@ -6,14 +6,11 @@
  */
 import { Cancelled, type Call, type EngineClient } from '../engine/client';
 import { STREAM_BYTES, type EngineApi, type LayerParams, type Operation } from '../engine/protocol';
-import { effectiveVariant, idle, isCurrent, type Job, type PageState, type PageStore } from '../state';
+import { effectiveVariant, idle, type Job, type PageState, type PageStore } from '../state';
+import { errorText } from '../ui/format';
 
 /** The default sample's width before any weights have arrived (GPT-2 small's d). */
 const DEFAULT_D = 768;
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export function startEngine(store: PageStore, engine: EngineClient): void {
   const latest = new Map<string, Call<unknown>>();
@@ -299,16 +296,16 @@ export function startEngine(store: PageStore, engine: EngineClient): void {
     ['result'],
     (s) => {
       if (!s.result) return;
-      const rows = s.result.rows;
-      if (s.row >= rows) store.set({ row: 0 });
-      else void stages();
       if (s.scalar.status !== 'idle') void scalar();
       if (s.expected.length) void lab();
       void timing();
     },
     { immediate: false },
   );
-  store.watch(['row'], () => void stages(), { immediate: false });
+  // A row the new activations do not have: their first.
+  store.watch(['activations'], (s) => s.activations && s.row >= s.activations.rows && store.set({ row: 0 }), {
+    immediate: false,
+  });
   let tolTimer: ReturnType<typeof setTimeout> | undefined;
   store.watch(
     ['tolerance'],
@@ -318,17 +315,6 @@ export function startEngine(store: PageStore, engine: EngineClient): void {
     },
     { immediate: false },
   );
-
-  async function stages(): Promise<void> {
-    const s = store.state;
-    const p = params(s);
-    if (!p || !s.result || !isCurrent(s, s.result) || s.row >= s.result.rows) return;
-    try {
-      store.set({ stages: await run('stages', 'stages', { ...p, row: s.row }) });
-    } catch (e) {
-      if (!(e instanceof Cancelled)) store.set({ stages: null });
-    }
-  }
 
   void engine.call('init', null).then(
     (r) => store.set({ engine: { status: 'ready', backend: r.backend, kernel: r.kernel, message: '' } }),

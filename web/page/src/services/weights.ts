@@ -6,29 +6,14 @@
  * IDLE_TIMEOUT_MS is given up on.
  */
 import { Cancelled, EngineError, type Call, type EngineClient } from '../engine/client';
-import type { WeightsInfo, WeightsRequest } from '../engine/protocol';
-import type { PageState, PageStore, Weights, WeightsSource } from '../state';
-import { fmtBytes, fmtEps } from '../ui/format';
+import type { ConfigRequest, WeightsInfo, WeightsRequest } from '../engine/protocol';
+import { describeSource, type PageState, type PageStore, type Weights, type WeightsSource } from '../state';
+import { errorText, fmtBytes, fmtEps } from '../ui/format';
 
 export const IDLE_TIMEOUT_MS = 20_000;
-/** GPT-2 small on the Hugging Face Hub; its final LayerNorm is `ln_f.weight` / `ln_f.bias`. */
-export const GPT2_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
 /** Size of GPT-2 small's model.safetensors, for the label when a server does not say. */
 const GPT2_CHECKPOINT_BYTES = 548_105_171;
 const DEFAULT_D = 768;
-
-export function describeSource(s: WeightsSource): string {
-  switch (s.kind) {
-    case 'hf':
-      return 'GPT-2 small ln_f from huggingface.co';
-    case 'url':
-      return s.url;
-    case 'file':
-      return `${s.name} (local file)`;
-    case 'synthetic':
-      return `Synthetic demo weights (seed ${s.seed})`;
-  }
-}
 
 function toWeights(info: WeightsInfo, source: WeightsSource): Weights {
   const label = describeSource(source);
@@ -45,16 +30,23 @@ function toWeights(info: WeightsInfo, source: WeightsSource): Weights {
 export function startWeightsLoader(store: PageStore, engine: EngineClient): void {
   let inFlight: Call<WeightsInfo> | null = null;
 
-  async function load(source: WeightsSource, file?: File): Promise<void> {
+  /** The local checkpoint last picked: a tensor picked in it later reads it again. */
+  let lastFile: File | undefined;
+
+  async function load(source: WeightsSource, file?: File, config?: ConfigRequest, weight?: string): Promise<void> {
     inFlight?.cancel();
     store.set({ weightsSource: source });
     const previous = store.state.weights;
+    if (source.kind === 'file' && file) lastFile = file;
+    const extra = { ...(config ? { config } : {}), ...(weight ? { weight } : {}) };
     const request: WeightsRequest =
       source.kind === 'synthetic'
         ? { kind: 'synthetic', seed: source.seed, d: previous?.synthetic ? previous.d : DEFAULT_D }
         : source.kind === 'file'
-          ? { kind: 'file', file: file! }
-          : { kind: 'url', url: source.kind === 'hf' ? GPT2_URL : source.url };
+          ? { kind: 'file', file: (file ?? lastFile)!, ...extra }
+          : source.kind === 'hf'
+            ? { kind: 'gpt2' }
+            : { kind: 'url', url: source.url, ...extra };
     const label = describeSource(source);
     let timedOut = false;
     let idle: ReturnType<typeof setTimeout> | undefined;
@@ -67,7 +59,7 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
     inFlight = call;
     function armIdle(): void {
       clearTimeout(idle);
-      if (request.kind !== 'url') return;
+      if (request.kind !== 'url' && request.kind !== 'gpt2') return;
       idle = setTimeout(() => {
         timedOut = true;
         call.cancel();
@@ -75,7 +67,9 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
     }
     armIdle();
     if (source.kind !== 'synthetic') {
-      store.set({ weightsLoad: { status: 'loading', source, label, bytesRead: 0, message: null, retry: false } });
+      store.set({
+        weightsLoad: { status: 'loading', source, label, bytesRead: 0, message: null, retry: false, candidates: [] },
+      });
     }
     try {
       const info = await call.result;
@@ -85,21 +79,23 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
       const what = source.kind === 'hf' ? 'Hugging Face (huggingface.co)' : label;
       const reason = timedOut
         ? `no data arrived for ${IDLE_TIMEOUT_MS / 1000} s (the server is not answering).`
-        : e instanceof Error
-          ? e.message
-          : String(e);
+        : errorText(e);
       const retry = timedOut || (e instanceof EngineError && e.network);
+      const candidates = e instanceof EngineError ? e.candidates : [];
       let message = `Could not load weights from ${what}: ${reason}`;
+      const failed = (text: string) => ({
+        weightsLoad: { status: 'failed' as const, source, label, bytesRead: 0, message: text, retry, candidates },
+      });
       const current = store.state.weights;
       if (current) {
         message += ` The page keeps using ${current.label}.`;
-        store.set({ weightsLoad: { status: 'failed', source, label, bytesRead: 0, message, retry } });
+        store.set(failed(message));
         return;
       }
       if (inFlight !== call) return; // a newer request is on its way
       // Nothing loaded yet: stand-in weights keep every section of the page working.
       message += " Meanwhile the page uses synthetic demo weights (random, not GPT-2's).";
-      store.set({ weightsLoad: { status: 'failed', source, label, bytesRead: 0, message, retry } });
+      store.set(failed(message));
       const fallback: WeightsSource = { kind: 'synthetic', seed: 1 };
       const info = await engine.call('loadWeights', { kind: 'synthetic', seed: 1, d: DEFAULT_D });
       if (store.state.weights === null) {
@@ -122,5 +118,5 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
     return origin === 'checkpoint' ? { epsText: '1e-5', eps: 1e-5, epsOrigin: 'default' } : {};
   }
 
-  store.handle('weights/load', (a) => void load(a.source, a.file));
+  store.handle('weights/load', (a) => void load(a.source, a.file, a.config, a.weight));
 }

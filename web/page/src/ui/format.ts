@@ -1,4 +1,4 @@
-/** Small, locale-stable formatting helpers. */
+/** Small, locale-stable formatting helpers, for numbers, sizes and errors. */
 
 export function fmtNum(v: number, digits = 6): string {
   if (!Number.isFinite(v)) return String(v);
@@ -91,4 +91,9 @@ export function fmtErr(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return '0';
   return Math.abs(v) < 1e-3 ? v.toExponential(2).replace('e+', 'e') : String(Number(v.toPrecision(3)));
+}
+
+/** What went wrong, as the page says it: an error's message, or the value thrown. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

@@ -1,7 +1,8 @@
 /**
  * Rows × features heatmap on a canvas: a diverging colour scale with non-finite values in black,
  * a zoom on the features, a value readout by pointer or keyboard, and a row pick (click, tap or
- * Enter) that selects the token for the explainer.
+ * Enter) that selects the token for the explainer. Its row labels, feature ticks and the frame
+ * around the selected row are the output card's (panels/heat-axes.ts).
  */
 
 export interface HeatmapData {
@@ -74,6 +75,7 @@ export class Heatmap {
   #from = 0;
   #to = 0;
   #img: ImageData | null = null;
+  #cssHeight = 64;
   readonly #ctx: CanvasRenderingContext2D;
 
   constructor(
@@ -114,7 +116,8 @@ export class Heatmap {
     this.canvas.width = w;
     this.canvas.height = rows * this.#rowH;
     // Rows tall enough to point at (or tap) one: up to 22 CSS pixels each, at most 360 in all.
-    this.canvas.style.height = `${Math.max(64, Math.min(360, rows * 22))}px`;
+    this.#cssHeight = Math.max(64, Math.min(360, rows * 22));
+    this.canvas.style.height = `${this.#cssHeight}px`;
     this.#cursor.j = Math.max(this.#from, Math.min(this.#to - 1, this.#cursor.j));
     this.#img = this.#image();
     this.#draw();
@@ -130,6 +133,12 @@ export class Heatmap {
 
   get range(): { from: number; to: number } {
     return { from: this.#from, to: Math.max(this.#from, this.#to - 1) };
+  }
+
+  /** Where the drawn rows are: their original indices and the height of each, in CSS pixels. */
+  get rows(): { labels: Int32Array; height: number } | null {
+    const data = this.#data;
+    return data ? { labels: data.rowLabels, height: this.#cssHeight / data.rows } : null;
   }
 
   #image(): ImageData | null {
@@ -174,15 +183,6 @@ export class Heatmap {
     const ctx = this.#ctx;
     ctx.putImageData(img, 0, 0);
     const w = this.#to - this.#from;
-    // The selected row (the explainer's token) gets a frame on both sides.
-    const sel = this.#data.rowLabels.indexOf(this.#view.selectedRow);
-    if (sel >= 0) {
-      ctx.fillStyle = 'rgba(0,0,0,0.9)';
-      const y = sel * this.#rowH;
-      const mark = Math.max(2, Math.round(w / 96));
-      ctx.fillRect(0, y, mark, this.#rowH);
-      ctx.fillRect(w - mark, y, mark, this.#rowH);
-    }
     if (withCursor) {
       const { r, j } = this.#cursor;
       const x = j - this.#from;

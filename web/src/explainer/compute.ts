@@ -1,0 +1,55 @@
+/**
+ * The numbers the explainer shows for one row: its stages under the form its weights run in, and
+ * the same row under the three forms (same γ), each computed by the package's runtime. The
+ * package's main entry exports it too, for hosts that compute them elsewhere (a worker holding the
+ * data) and hand them to the element through its `engine`.
+ */
+import { normFormOf, type NormForm } from '../norms.js';
+import type { LayerNormRuntime } from '../types.js';
+import type { ExplainerWeights, Explanation } from './types.js';
+
+/** The form these weights run in (LayerNorm with γ = 1 while there are none). */
+export function formOf(w: ExplainerWeights | null | undefined): NormForm {
+  return w ? normFormOf(w.norm ?? 'layernorm', !!w.beta) : 'layernorm';
+}
+
+/** The width the activations' last axis has. */
+export const widthOf = (shape: readonly number[]): number => shape[shape.length - 1]!;
+
+/**
+ * Row `row` of x (rows of width d) explained: `stages` exactly as layerNormStages / rmsNormStages
+ * return them for the weights' form, and `variants`. No weights: γ = 1 and no β. ε: the weights'
+ * unless given, else 1e-5.
+ */
+export function explainRow(
+  rt: LayerNormRuntime,
+  x: Float32Array,
+  d: number,
+  row: number,
+  weights: ExplainerWeights | null = null,
+  eps: number = weights?.eps ?? 1e-5,
+): Explanation {
+  const gamma = weights?.gamma;
+  const beta = weights?.beta ?? null;
+  const form = formOf(weights);
+  const stages =
+    form === 'rmsnorm'
+      ? rt.rmsNormStages(x, d, row, { gamma, eps })
+      : rt.layerNormStages(x, d, row, { gamma, beta: form === 'layernorm' ? beta : null, eps });
+  // The same row under the other forms, each computed by the module with the same γ.
+  const one = x.subarray(row * d, (row + 1) * d);
+  const biasFree = form === 'biasfree' && 'mean' in stages ? stages : rt.layerNormStages(one, d, 0, { gamma, eps });
+  const rms = 'meanSquare' in stages ? stages : rt.rmsNormStages(one, d, 0, { gamma, eps });
+  const withBeta = beta ? (form === 'layernorm' ? stages.output : rt.layerNorm(one, d, { gamma, beta, eps })) : null;
+  return {
+    stages,
+    variants: {
+      mean: biasFree.mean,
+      variance: biasFree.variance,
+      rms: Math.sqrt(rms.meanSquare + eps),
+      layernorm: withBeta,
+      biasfree: biasFree.output,
+      rmsnorm: rms.output,
+    },
+  };
+}

@@ -1,0 +1,506 @@
+/**
+ * <layernorm-explainer>: one token of an author's hidden states through every stage of the norm,
+ * computed by the package's WebAssembly module. Attributes for what an author writes in HTML (src,
+ * row, theme, view, start, zoom, scale), properties for what a script hands over (weights,
+ * activations, row; stages to read back), events for what the reader does (rowchange,
+ * viewchange), and render / error for the host. Nothing is computed, fetched or loaded until the
+ * element comes near the viewport.
+ *
+ * One class (about 500 lines): the properties, the attributes and the update cycle share its state;
+ * what it draws is in view.ts and the views beside it.
+ */
+import { describe } from '../describe.js';
+import { explainRow, formOf, widthOf } from './compute.js';
+import { defaultRuntime, loadWeights } from './sources.js';
+import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
+import { stylesheet } from './styles.js';
+import type {
+  ExplainerActivations,
+  ExplainerEngine,
+  ExplainerRuntime,
+  ExplainerScale,
+  ExplainerStages,
+  ExplainerView,
+  ExplainerWeights,
+  Explanation,
+  RowChangeDetail,
+  ViewChangeDetail,
+} from './types.js';
+import { View, WINDOW, type ViewModel } from './view.js';
+
+const DEFAULT_EPS = 1e-5;
+const VIEWS: readonly ExplainerView[] = ['window', 'all'];
+const SCALES: readonly ExplainerScale[] = ['symlog', 'linear', 'own'];
+
+/** In Node (server rendering) there is no HTMLElement: the class exists, and is never constructed. */
+const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
+
+interface Computed {
+  /** What it was computed from: any change of these makes it stale. */
+  source: object;
+  weights: ExplainerWeights | null;
+  eps: number;
+  row: number;
+  result: Explanation;
+}
+
+function wholeAttr(value: string | null): number | null {
+  if (value === null || !/^\s*\d+\s*$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+export class LayerNormExplainer extends Base {
+  static readonly observedAttributes = ['src', 'row', 'theme', 'view', 'start', 'zoom', 'scale'];
+
+  readonly #view: View;
+  #weights: ExplainerWeights | null = null;
+  #activations: ExplainerActivations | null = null;
+  #engine: ExplainerEngine | null = null;
+  #runtime: ExplainerRuntime | null = null;
+  #row = 0;
+  #viewMode: ExplainerView = 'window';
+  #start: number | null = null;
+  #zoom: { from: number; to: number } | null = null;
+  #scale: ExplainerScale = 'symlog';
+  /** Attributes whose values could not be used, and why. */
+  readonly #attrProblems = new Map<string, string>();
+  #computed: Computed | null = null;
+  #status: ViewModel['status'] = null;
+  #srcLoad: AbortController | null = null;
+  #visible = false;
+  #generation = 0;
+  #queued = false;
+  /** A computation is running. */
+  #busy = false;
+  #reflecting = false;
+  #idle: { promise: Promise<void>; resolve(): void } | null = null;
+  #observer: IntersectionObserver | null = null;
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: 'open' });
+    shadow.adoptedStyleSheets = [stylesheet()];
+    this.#view = new View({
+      pickRow: (row) => {
+        this.row = row;
+        this.#emit<RowChangeDetail>('rowchange', { row, token: this.#tokens()?.[row] ?? null });
+      },
+      changeView: (patch) => {
+        if (patch.view !== undefined) this.#viewMode = patch.view;
+        if (patch.start !== undefined) this.#start = patch.start;
+        if (patch.zoom !== undefined) this.#zoom = patch.zoom;
+        if (patch.scale !== undefined) this.#scale = patch.scale;
+        this.#reflectView();
+        this.#emit<ViewChangeDetail>('viewchange', {
+          view: this.#viewMode,
+          start: this.start,
+          zoom: this.#zoom,
+          scale: this.#scale,
+        });
+        this.#invalidate();
+      },
+    });
+    shadow.append(this.#view.root);
+  }
+
+  connectedCallback(): void {
+    if (this.#observer || this.#visible) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        io.disconnect();
+        this.#observer = null;
+        this.#visible = true;
+        this.#invalidate();
+      },
+      { rootMargin: '300px' },
+    );
+    io.observe(this);
+    this.#observer = io;
+    this.#invalidate();
+  }
+
+  disconnectedCallback(): void {
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    if (this.#reflecting) return;
+    this.#attrProblems.delete(name);
+    const bad = (text: string) => this.#attrProblems.set(name, `${name}="${value}" ${text}`);
+    if (name === 'src') this.#loadSrc(value);
+    else if (name === 'row') {
+      const n = value === null ? 0 : wholeAttr(value);
+      if (n === null) bad('is not a whole number ≥ 0: showing row 0.');
+      this.#row = n ?? 0;
+    } else if (name === 'view') {
+      this.#viewMode =
+        value === null ? 'window' : VIEWS.includes(value as ExplainerView) ? (value as ExplainerView) : 'window';
+      if (value !== null && !VIEWS.includes(value as ExplainerView)) bad(`is not one of ${VIEWS.join(', ')}.`);
+    } else if (name === 'scale') {
+      this.#scale =
+        value === null ? 'symlog' : SCALES.includes(value as ExplainerScale) ? (value as ExplainerScale) : 'symlog';
+      if (value !== null && !SCALES.includes(value as ExplainerScale)) bad(`is not one of ${SCALES.join(', ')}.`);
+    } else if (name === 'start') {
+      this.#start = value === null ? null : wholeAttr(value);
+      if (value !== null && this.#start === null) bad('is not a whole number ≥ 0.');
+    } else if (name === 'zoom') {
+      const m = value === null ? null : /^\s*(\d+)\s*[-–:]\s*(\d+)\s*$/.exec(value);
+      this.#zoom = m && Number(m[2]) - Number(m[1]) >= 3 ? { from: Number(m[1]), to: Number(m[2]) } : null;
+      if (value !== null && !this.#zoom) bad('is not a range of at least 4 features, such as "400-500".');
+    }
+    this.#invalidate();
+  }
+
+  // ---- properties
+
+  /** γ, β, ε and the norm (what loadNormWeights returns works as is); null: none yet. */
+  get weights(): ExplainerWeights | null {
+    return this.#weights;
+  }
+  set weights(value: ExplainerWeights | null) {
+    this.#weights = checkWeights(value);
+    // A src still loading would overwrite these when it arrives: the newer choice wins.
+    this.#srcLoad?.abort();
+    this.#srcLoad = null;
+    this.#pendingSrc = null;
+    if (this.#status?.kind === 'info') this.#status = null;
+    this.#invalidate();
+  }
+
+  /** The hidden states: { data, shape, tokens? }, d values per row in the last axis. */
+  get activations(): ExplainerActivations | null {
+    return this.#activations;
+  }
+  set activations(value: ExplainerActivations | null) {
+    this.#activations = checkActivations(value);
+    this.#invalidate();
+  }
+
+  /** The row (token) explained; reflected as the `row` attribute. */
+  get row(): number {
+    return this.#row;
+  }
+  set row(value: number) {
+    this.#row = checkIndex('row', value);
+    this.#attrProblems.delete('row');
+    this.#reflect('row', String(this.#row));
+    this.#invalidate();
+  }
+
+  /** The selected row's stages, exactly as layerNormStages / rmsNormStages return them; null until computed. */
+  get stages(): ExplainerStages | null {
+    const c = this.#computed;
+    return c && this.#isCurrent(c) ? c.result.stages : null;
+  }
+
+  /** A checkpoint URL read by range requests (safetensors, GGUF); its ε and norm come with it. */
+  get src(): string {
+    return this.getAttribute('src') ?? '';
+  }
+  set src(value: string) {
+    this.setAttribute('src', String(value));
+  }
+
+  get theme(): string {
+    return this.getAttribute('theme') ?? 'light';
+  }
+  set theme(value: string) {
+    this.setAttribute('theme', String(value));
+  }
+
+  get view(): ExplainerView {
+    return this.#viewMode;
+  }
+  set view(value: ExplainerView) {
+    if (!VIEWS.includes(value))
+      throw new TypeError(
+        `<layernorm-explainer>: view must be ${VIEWS.map((v) => `'${v}'`).join(' or ')}, got ${describe(value)}`,
+      );
+    this.#viewMode = value;
+    this.#reflectView();
+    this.#invalidate();
+  }
+
+  /** First feature of the window (view 'window'); by default the window shows the row's strongest feature. */
+  get start(): number {
+    const d = this.#width();
+    if (this.#start !== null || d === null) return this.#start ?? 0;
+    const st = this.stages;
+    if (!st) return 0;
+    const spread = 'centered' in st ? st.centered : st.input;
+    let best = 0;
+    for (let j = 1; j < d; j++)
+      if (Math.abs(spread[j]!) > Math.abs(spread[best]!) || Number.isNaN(spread[j]!)) best = j;
+    return Math.max(0, Math.min(d - WINDOW, best - (WINDOW >> 1) + 1));
+  }
+  set start(value: number) {
+    this.#start = checkIndex('start', value);
+    this.#reflectView();
+    this.#invalidate();
+  }
+
+  /** The features view 'all' shows; null: every one. */
+  get zoom(): { from: number; to: number } | null {
+    return this.#zoom;
+  }
+  set zoom(value: { from: number; to: number } | null) {
+    if (value !== null) {
+      const from = checkIndex('zoom.from', value?.from);
+      const to = checkIndex('zoom.to', value?.to);
+      if (to - from < 3)
+        throw new RangeError(`<layernorm-explainer>: zoom must span at least 4 features, got ${from} to ${to}`);
+      value = { from, to };
+    }
+    this.#zoom = value;
+    this.#reflectView();
+    this.#invalidate();
+  }
+
+  get scale(): ExplainerScale {
+    return this.#scale;
+  }
+  set scale(value: ExplainerScale) {
+    if (!SCALES.includes(value))
+      throw new TypeError(
+        `<layernorm-explainer>: scale must be ${SCALES.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`,
+      );
+    this.#scale = value;
+    this.#reflectView();
+    this.#invalidate();
+  }
+
+  /** The runtime to compute with (e.g. the inline entry's init()); default: init() on first use. */
+  get runtime(): ExplainerRuntime | null {
+    return this.#runtime;
+  }
+  set runtime(value: ExplainerRuntime | null) {
+    this.#runtime = value ?? null;
+    this.#invalidate();
+  }
+
+  /** A host's own engine (e.g. a worker holding the activations); it takes the place of `activations`. */
+  get engine(): ExplainerEngine | null {
+    return this.#engine;
+  }
+  set engine(value: ExplainerEngine | null) {
+    this.#engine = checkEngine(value);
+    this.#computed = null;
+    this.#invalidate();
+  }
+
+  /**
+   * Settles once what the inputs ask for is computed and drawn (or has failed). Work starts when
+   * the element comes near the viewport: for an element far below, it settles after that.
+   */
+  get ready(): Promise<void> {
+    if (!this.#queued && !this.#busy && !this.#srcLoad && !this.#pendingSrc && !this.#idle) return Promise.resolve();
+    return (this.#idle ??= deferred()).promise;
+  }
+
+  // ---- internals
+
+  #shape(): readonly number[] | null {
+    return this.#engine?.shape ?? this.#activations?.shape ?? null;
+  }
+
+  #tokens(): readonly string[] | null {
+    return (this.#engine ? this.#engine.tokens : this.#activations?.tokens) ?? null;
+  }
+
+  #width(): number | null {
+    const shape = this.#shape();
+    return shape ? widthOf(shape) : null;
+  }
+
+  #eps(): number {
+    return this.#weights?.eps ?? DEFAULT_EPS;
+  }
+
+  #source(): object | null {
+    return this.#engine ?? this.#activations;
+  }
+
+  #isCurrent(c: Computed): boolean {
+    return c.source === this.#source() && c.weights === this.#weights && c.eps === this.#eps() && c.row === this.#row;
+  }
+
+  #reflect(name: string, value: string | null): void {
+    this.#reflecting = true;
+    try {
+      if (value === null) this.removeAttribute(name);
+      else if (this.getAttribute(name) !== value) this.setAttribute(name, value);
+    } finally {
+      this.#reflecting = false;
+    }
+  }
+
+  #reflectView(): void {
+    this.#reflect('view', this.#viewMode === 'window' ? null : this.#viewMode);
+    this.#reflect('start', this.#start === null ? null : String(this.#start));
+    this.#reflect('zoom', this.#zoom ? `${this.#zoom.from}-${this.#zoom.to}` : null);
+    this.#reflect('scale', this.#scale === 'symlog' ? null : this.#scale);
+  }
+
+  #emit<T>(type: string, detail: T): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  #loadSrc(src: string | null): void {
+    this.#srcLoad?.abort();
+    this.#srcLoad = null;
+    this.#pendingSrc = null;
+    if (this.#status?.kind === 'info') this.#status = null;
+    if (!src) return;
+    const controller = new AbortController();
+    this.#srcLoad = controller;
+    this.#status = { kind: 'info', text: `Loading the weights from ${src}…` };
+    const start = () => {
+      loadWeights(src, controller.signal).then(
+        (w) => {
+          if (this.#srcLoad !== controller) return;
+          this.#srcLoad = null;
+          this.#status = null;
+          this.#weights = w;
+          this.#invalidate();
+        },
+        (e: unknown) => {
+          if (this.#srcLoad !== controller) return;
+          this.#srcLoad = null;
+          this.#fail(`Could not load the weights from ${src}: ${e instanceof Error ? e.message : String(e)}`, e);
+        },
+      );
+    };
+    // Nothing is fetched before the element comes near the viewport, and then the token comes
+    // first: the loader and the checkpoint's bytes are asked for once its stages are drawn, so
+    // they do not compete with the runtime and the .wasm for the first drawing (see #update).
+    this.#pendingSrc = start;
+    this.#invalidate();
+  }
+
+  #pendingSrc: (() => void) | null = null;
+  /** A first result (or failure) has been drawn since the element became visible. */
+  #drawn = false;
+
+  #fail(text: string, error: unknown): void {
+    this.#status = { kind: 'error', text };
+    this.#emit('error', { message: text, error });
+    this.#invalidate();
+  }
+
+  #invalidate(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      this.#update();
+    });
+  }
+
+  /** What the inputs ask for, and why nothing can be shown when that is so. */
+  #problem(): string | null {
+    const shape = this.#shape();
+    if (this.#attrProblems.size) return [...this.#attrProblems.values()].join(' ');
+    if (!shape) return null;
+    const d = widthOf(shape);
+    if (this.#weights && this.#weights.gamma.length !== d) {
+      return `The weights have d = ${this.#weights.gamma.length} but the activations' last axis is ${d} ([${shape.join(', ')}]): they must be equal.`;
+    }
+    const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    if (this.#row >= rows)
+      return `Row ${this.#row} does not exist: these activations have ${rows} rows (0 to ${rows - 1}).`;
+    return null;
+  }
+
+  #update(): void {
+    const problem = this.#problem();
+    const source = this.#source();
+    if (this.#visible && this.#pendingSrc && (this.#drawn || !source || problem)) {
+      const start = this.#pendingSrc;
+      this.#pendingSrc = null;
+      start();
+    }
+    const computed = this.#computed && this.#isCurrent(this.#computed) ? this.#computed : null;
+    this.#render(problem ? { kind: 'error', text: problem } : this.#status);
+    if (computed || problem || !source || !this.#visible) {
+      // Still to come: the weights of a src, or the work that starts once the element is seen.
+      const waiting = !problem && (this.#srcLoad || (source && !computed && !this.#visible));
+      if (!waiting) this.#settle();
+      return;
+    }
+    const generation = ++this.#generation;
+    this.#busy = true;
+    const request = { row: this.#row, weights: this.#weights, eps: this.#eps() };
+    const engine = this.#engine;
+    const activations = this.#activations;
+    const work: Promise<Explanation> = engine
+      ? engine.explain(request)
+      : Promise.resolve(this.#runtime ?? defaultRuntime()).then((rt) =>
+          explainRow(rt, activations!.data, widthOf(activations!.shape), request.row, request.weights, request.eps),
+        );
+    work.then(
+      (result) => {
+        if (generation !== this.#generation) return;
+        this.#busy = false;
+        this.#computed = { source, ...request, result };
+        if (this.#status?.kind === 'error') this.#status = null;
+        this.#render(this.#status);
+        this.#emit('render', { row: request.row });
+        this.#firstDrawn();
+        if (!this.#srcLoad) this.#settle();
+      },
+      (e: unknown) => {
+        if (generation !== this.#generation) return;
+        this.#busy = false;
+        this.#firstDrawn();
+        this.#settle();
+        this.#fail(`Could not compute row ${request.row}: ${e instanceof Error ? e.message : String(e)}`, e);
+      },
+    );
+  }
+
+  #firstDrawn(): void {
+    if (this.#drawn) return;
+    this.#drawn = true;
+    if (this.#pendingSrc) this.#invalidate();
+  }
+
+  #settle(): void {
+    const idle = this.#idle;
+    this.#idle = null;
+    idle?.resolve();
+  }
+
+  #render(status: ViewModel['status']): void {
+    const shape = this.#shape();
+    // While a new row or new weights are computed, the last result for the same activations stays
+    // on screen (with the weights it was made with), so the element keeps its height.
+    const c = this.#computed && this.#computed.source === this.#source() ? this.#computed : null;
+    const weights = c ? c.weights : this.#weights;
+    this.#view.root.setAttribute('aria-busy', String(!!c && !this.#isCurrent(c)));
+    this.#view.render({
+      form: formOf(weights),
+      weights,
+      eps: c ? c.eps : this.#eps(),
+      shape,
+      tokens: this.#tokens(),
+      rows: shape ? shape.slice(0, -1).reduce((a, b) => a * b, 1) : 0,
+      d: this.#width(),
+      row: this.#row,
+      explanation: c?.result ?? null,
+      status,
+      view: this.#viewMode,
+      start: this.start,
+      zoom: this.#zoom,
+      scale: this.#scale,
+    });
+  }
+}
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,0 +1,33 @@
+/**
+ * layernorm-wasm/explainer: importing it defines <layernorm-explainer> (once: a second import, or
+ * a second copy of the package, leaves the first definition in place) and exports its class.
+ * Then, in HTML, <layernorm-explainer src="…/model.safetensors" row="3"></layernorm-explainer>, and
+ * from a script, el.activations = { data, shape: [T, 768], tokens }.
+ */
+import { LayerNormExplainer } from './element.js';
+
+export { LayerNormExplainer };
+export type {
+  ExplainerActivations,
+  ExplainerEngine,
+  ExplainerRuntime,
+  ExplainerScale,
+  ExplainerStages,
+  ExplainerVariants,
+  ExplainerView,
+  ExplainerWeights,
+  Explanation,
+  ExplainRequest,
+  RowChangeDetail,
+  ViewChangeDetail,
+} from './types.js';
+
+if (typeof customElements !== 'undefined' && !customElements.get('layernorm-explainer')) {
+  customElements.define('layernorm-explainer', LayerNormExplainer);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'layernorm-explainer': LayerNormExplainer;
+  }
+}

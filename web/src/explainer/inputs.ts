@@ -1,0 +1,121 @@
+/**
+ * The element's inputs, checked when they are set: a value of the wrong type is a TypeError, of
+ * the right type but the wrong size or value a RangeError, each saying what was expected and what
+ * came (as the package's functions do).
+ */
+import { describe } from '../describe.js';
+import { isNormKind, NORM_KINDS } from '../norms.js';
+import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './types.js';
+
+const WHERE = '<layernorm-explainer>';
+
+function float32(name: string, v: unknown): Float32Array {
+  if (!(v instanceof Float32Array)) throw new TypeError(`${WHERE}: ${name} must be a Float32Array, got ${describe(v)}`);
+  return v;
+}
+
+export function checkWeights(value: unknown): ExplainerWeights | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object')
+    throw new TypeError(
+      `${WHERE}: weights must be an object { gamma, beta?, eps?, norm? } or null, got ${describe(value)}`,
+    );
+  const w = value as Record<string, unknown>;
+  const gamma = float32('weights.gamma', w.gamma);
+  if (gamma.length === 0) throw new RangeError(`${WHERE}: weights.gamma is empty; expected d ≥ 1 values`);
+  const beta = w.beta === undefined || w.beta === null ? null : float32('weights.beta', w.beta);
+  if (beta && beta.length !== gamma.length) {
+    throw new RangeError(
+      `${WHERE}: weights.beta has ${beta.length} values but weights.gamma has ${gamma.length}; they must be equal`,
+    );
+  }
+  if (w.norm !== undefined && !isNormKind(w.norm)) {
+    throw new TypeError(
+      `${WHERE}: weights.norm must be ${NORM_KINDS.map((k) => `'${k}'`).join(' or ')}, got ${describe(w.norm)}`,
+    );
+  }
+  const norm = w.norm ?? 'layernorm';
+  if (norm === 'rmsnorm' && beta)
+    throw new RangeError(`${WHERE}: weights.beta is given for an RMSNorm, which has no β`);
+  if (w.eps !== undefined && w.eps !== null) {
+    if (typeof w.eps !== 'number')
+      throw new TypeError(`${WHERE}: weights.eps must be a number, got ${describe(w.eps)}`);
+    if (!(Number.isFinite(w.eps) && w.eps >= 0))
+      throw new RangeError(`${WHERE}: weights.eps must be a finite number ≥ 0, got ${w.eps}`);
+  }
+  if (w.architecture !== undefined && w.architecture !== null && typeof w.architecture !== 'string') {
+    throw new TypeError(`${WHERE}: weights.architecture must be a string or null, got ${describe(w.architecture)}`);
+  }
+  return {
+    gamma,
+    beta,
+    eps: (w.eps as number | null | undefined) ?? null,
+    norm,
+    architecture: (w.architecture as string | null | undefined) ?? null,
+  };
+}
+
+function checkShape(name: string, value: unknown): number[] {
+  if (!Array.isArray(value) || value.length === 0)
+    throw new TypeError(`${WHERE}: ${name} must be a non-empty array of whole numbers, got ${describe(value)}`);
+  for (const n of value) {
+    if (typeof n !== 'number') throw new TypeError(`${WHERE}: ${name} must hold numbers, got ${describe(n)}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new RangeError(`${WHERE}: ${name} must hold whole numbers ≥ 1, got [${value.join(', ')}]`);
+  }
+  return [...value] as number[];
+}
+
+function checkTokens(name: string, value: unknown, rows: number): string[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value) || value.some((t) => typeof t !== 'string')) {
+    throw new TypeError(`${WHERE}: ${name} must be an array of strings, got ${describe(value)}`);
+  }
+  if (value.length !== rows)
+    throw new RangeError(`${WHERE}: ${name} has ${value.length} strings for ${rows} rows; give one per row`);
+  return [...value] as string[];
+}
+
+const rowsOf = (shape: number[]) => shape.slice(0, -1).reduce((a, b) => a * b, 1);
+
+export function checkActivations(value: unknown): ExplainerActivations | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object')
+    throw new TypeError(
+      `${WHERE}: activations must be an object { data, shape, tokens? } or null, got ${describe(value)}`,
+    );
+  const a = value as Record<string, unknown>;
+  const data = float32('activations.data', a.data);
+  const shape = checkShape('activations.shape', a.shape);
+  const size = shape.reduce((x, y) => x * y, 1);
+  if (size !== data.length) {
+    throw new RangeError(
+      `${WHERE}: activations.shape [${shape.join(', ')}] holds ${size} values but activations.data has ${data.length}`,
+    );
+  }
+  return { data, shape, tokens: checkTokens('activations.tokens', a.tokens, rowsOf(shape)) };
+}
+
+export function checkEngine(value: unknown): ExplainerEngine | null {
+  if (value === null || value === undefined) return null;
+  const e = value as Record<string, unknown>;
+  if (typeof value !== 'object' || typeof e.explain !== 'function') {
+    throw new TypeError(
+      `${WHERE}: engine must be an object { shape, tokens?, explain(request) } or null, got ${describe(value)}`,
+    );
+  }
+  const shape = checkShape('engine.shape', e.shape);
+  return {
+    shape,
+    tokens: checkTokens('engine.tokens', e.tokens, rowsOf(shape)),
+    explain: (r) => (e.explain as ExplainerEngine['explain']).call(value, r),
+  };
+}
+
+/** A whole number ≥ 0 from a property (a TypeError or RangeError otherwise). */
+export function checkIndex(name: string, value: unknown): number {
+  if (typeof value !== 'number') throw new TypeError(`${WHERE}: ${name} must be a number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`${WHERE}: ${name} must be a whole number ≥ 0, got ${value}`);
+  return value;
+}

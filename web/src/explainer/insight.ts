@@ -1,0 +1,76 @@
+/** What the explainer says about one token, in words: a pure function of the numbers the module computed. */
+import type { NormForm } from '../norms.js';
+import { fmtNum } from './format.js';
+import type { ExplainerStages } from './types.js';
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Features of the input that are NaN, +Inf or −Inf. */
+export function nonFiniteFeatures(x: Float32Array): { nan: number[]; posInf: number[]; negInf: number[] } {
+  const out = { nan: [] as number[], posInf: [] as number[], negInf: [] as number[] };
+  x.forEach((v, j) => {
+    if (Number.isNaN(v)) out.nan.push(j);
+    else if (v === Infinity) out.posInf.push(j);
+    else if (v === -Infinity) out.negInf.push(j);
+  });
+  return out;
+}
+
+/** One or two sentences about this token: what dominates σ² (or mean(x²)), or why there is nothing to normalize. */
+export function insight(st: ExplainerStages, form: NormForm): string {
+  const rms = !('centered' in st);
+  const { nan, posInf, negInf } = nonFiniteFeatures(st.input);
+  if (nan.length || posInf.length || negInf.length) {
+    const list = (name: string, fs: number[]) =>
+      fs.length
+        ? `${name} at feature${fs.length > 1 ? 's' : ''} ${fs.slice(0, 5).join(', ')}${fs.length > 5 ? ', …' : ''}`
+        : '';
+    const what = [list('NaN', nan), list('+Inf', posInf), list('−Inf', negInf)].filter(Boolean).join(' and ');
+    const allNaN = st.output.every((v) => Number.isNaN(v));
+    return (
+      `This token's input holds ${what}, so ${rms ? 'mean(x²) is not a number' : 'μ and σ² are not numbers'} and there is nothing to normalize by: ` +
+      (allNaN
+        ? 'every output of this row is NaN, as in PyTorch. Fix the input; no ε helps.'
+        : 'its outputs are not finite.')
+    );
+  }
+  // What each feature adds to the statistic the norm divides by: (x − μ)² to σ², x² to mean(x²).
+  const spread = 'centered' in st ? st.centered : st.input;
+  const stat = rms ? 'mean(x²)' : 'σ²';
+  const d = st.d;
+  let total = 0;
+  let jMax = 0;
+  for (let j = 0; j < d; j++) {
+    const c2 = spread[j]! ** 2;
+    total += c2;
+    if (c2 > spread[jMax]! ** 2) jMax = j;
+  }
+  if (!(total > 0)) {
+    return rms
+      ? 'Every feature of this token is 0, so mean(x²) = 0 and the output is all zeros.'
+      : `Every feature of this token equals the mean, so x − μ is all zeros and the output is ${form === 'layernorm' ? 'just β' : 'all zeros'}.`;
+  }
+  const share = (spread[jMax]! ** 2 / total) * 100;
+  if (share >= 25) {
+    const others: number[] = [];
+    for (let j = 0; j < d; j++) if (j !== jMax) others.push(Math.abs(st.normalized[j]!));
+    const where = rms ? `is ${fmtNum(spread[jMax]!, 4)}` : `sits ${fmtNum(spread[jMax]!, 4)} from the mean`;
+    const unit = rms ? 'mean square 1' : 'variance 1';
+    const squeeze = rms ? `rstd = ${fmtNum(st.rstd, 3)}` : `1/σ = ${fmtNum(st.rstd, 3)}`;
+    return (
+      `Feature ${jMax} ${where} and alone makes up ${share.toFixed(1)}% of ${stat}. ` +
+      `x̂ always has ${unit} in total, so that one massive activation takes ${share.toFixed(0)}% of it and a typical ` +
+      `(median) feature is left with |x̂| ≈ ${fmtNum(others.length ? median(others) : 0, 2)}: x̂ is x squeezed by ${squeeze}.`
+    );
+  }
+  return (
+    `No single feature dominates this token: the largest share of ${stat} is ${share.toFixed(1)}% (feature ${jMax}), ` +
+    (rms
+      ? 'so x̂ spreads evenly with mean square 1; RMSNorm does not centre it, so x̂ keeps the mean of x, scaled by rstd.'
+      : 'so x̂ spreads evenly around 0 with unit variance.')
+  );
+}

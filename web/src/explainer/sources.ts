@@ -1,0 +1,24 @@
+/**
+ * Where the element's runtime and weights come from by default: the package's runtime (init()),
+ * and the package's loader for `src`. Both are imported when first needed, so an element that is
+ * never shown (or is given an engine of the host's) loads neither.
+ */
+import type { LayerNormRuntime } from '../types.js';
+import type { ExplainerWeights } from './types.js';
+
+let runtime: Promise<LayerNormRuntime> | null = null;
+
+/** The package's runtime (init() with its defaults), loaded once for every element on the page. */
+export function defaultRuntime(): Promise<LayerNormRuntime> {
+  runtime ??= import('../index.js').then((m) => m.init());
+  runtime.catch(() => (runtime = null));
+  return runtime;
+}
+
+/** γ, β, ε and the norm of a checkpoint, read by range requests with the package's loader. */
+export async function loadWeights(src: string, signal: AbortSignal): Promise<ExplainerWeights> {
+  // The loader alone, not the whole io entry (its .npy writer and text parsers).
+  const { loadNormWeights } = await import('../io/weights.js');
+  const w = await loadNormWeights(new URL(src, document.baseURI).href, { signal });
+  return { gamma: w.gamma, beta: w.beta, eps: w.eps, norm: w.norm, architecture: w.architecture };
+}

@@ -1,0 +1,413 @@
+/**
+ * The element's shadow DOM: built once, then redrawn from a ViewModel (what the element knows now).
+ * The title, the equation, the token picker, the statistics, the insight and the controls are
+ * here; the stages, γ and β, and the three forms are their own views.
+ */
+import { NORM_FORMS, NORMS, type NormForm } from '../norms.js';
+import { h } from './dom.js';
+import { describeRow, fmtEps, fmtInt, fmtNum } from './format.js';
+import { equation } from './math.js';
+import { StagesView, TABLE_MAX } from './stages-view.js';
+import { insight } from './insight.js';
+import { Sizer } from './sizer.js';
+import { TokenPicker } from './tokens.js';
+import type { ExplainerScale, ExplainerView, ExplainerWeights, Explanation, ViewChangeDetail } from './types.js';
+
+/** Features in the window view. */
+export const WINDOW = 8;
+
+export interface ViewModel {
+  form: NormForm;
+  weights: ExplainerWeights | null;
+  eps: number;
+  shape: readonly number[] | null;
+  tokens: readonly string[] | null;
+  rows: number;
+  d: number | null;
+  row: number;
+  /** For `row` under the current inputs; null while there is none. */
+  explanation: Explanation | null;
+  /** Loading, or what went wrong. */
+  status: { kind: 'info' | 'error'; text: string } | null;
+  view: ExplainerView;
+  /** First feature of the window, as chosen (null: the element picks one). */
+  start: number;
+  zoom: { from: number; to: number } | null;
+  scale: ExplainerScale;
+}
+
+interface Extras {
+  weights: import('./extras-view.js').WeightsView;
+  variants: import('./extras-view.js').VariantsView;
+}
+
+export interface ViewHooks {
+  pickRow(row: number): void;
+  changeView(patch: Partial<ViewChangeDetail>): void;
+}
+
+const INTRO: Record<NormForm, string> = {
+  layernorm:
+    "LayerNorm looks at one token at a time. It subtracts the mean μ of that token's d features, divides by their standard deviation √(σ² + ε) so that the result x̂ has mean 0 and variance 1, then gives every feature its own learned gain γᵢ and bias βᵢ. Nothing is shared across tokens, so the output has the input's shape.",
+  biasfree:
+    "This LayerNorm has a gain and no bias. It subtracts the mean μ of one token's d features, divides by their standard deviation √(σ² + ε) so that the result x̂ has mean 0 and variance 1, then gives every feature its own learned gain γᵢ: y = γ ⊙ x̂. Nothing is shared across tokens, so the output has the input's shape.",
+  rmsnorm:
+    "These weights are an RMSNorm's, as in Llama and most newer models. RMSNorm looks at one token at a time too, but subtracts no mean: it divides that token's d features by their root mean square √(mean(x²) + ε), so that the result x̂ has mean square 1, then gives every feature its own learned gain γᵢ. There is no β. Nothing is shared across tokens, so the output has the input's shape.",
+};
+
+/** 'LayerNorm', 'Bias-free LayerNorm', 'RMSNorm'. */
+const formName = (form: NormForm) => {
+  const name = NORM_FORMS[form].label.replace(/ \(.*\)$/, '');
+  return name[0]!.toUpperCase() + name.slice(1);
+};
+
+/** The features shown: a window of WINDOW from `start`, or all d (or the zoomed part of them). */
+export function shownRange(m: Pick<ViewModel, 'view' | 'start' | 'zoom'>, d: number): { from: number; to: number } {
+  if (m.view === 'window') {
+    const from = Math.max(0, Math.min(d - WINDOW, m.start));
+    return { from, to: Math.min(d - 1, from + WINDOW - 1) };
+  }
+  if (!m.zoom) return { from: 0, to: d - 1 };
+  const from = Math.max(0, Math.min(d - 1, m.zoom.from));
+  return { from, to: Math.max(from, Math.min(d - 1, m.zoom.to)) };
+}
+
+function parseWhole(text: string): number | null {
+  const t = text.trim();
+  if (!/^\+?\d+$/.test(t)) return null;
+  const v = Number(t);
+  return Number.isSafeInteger(v) ? v : null;
+}
+
+export class View {
+  readonly root: HTMLElement;
+  readonly #title = h('h2', { id: 'title', part: 'title' });
+  readonly #intro = h('p', { class: 'intro', id: 'ex-intro', part: 'intro' });
+  readonly #equation = h('div', { class: 'eqs', id: 'equation', part: 'equation' });
+  readonly #picker: TokenPicker;
+  readonly #rowInput = h('input', { type: 'number', id: 'ex-row', min: 0, step: 1, 'aria-describedby': 'ex-row-msg' });
+  readonly #rowMsg = h('p', { class: 'msg', id: 'ex-row-msg', role: 'alert' });
+  readonly #status = h('p', { class: 'notice', id: 'ex-status', role: 'status', hidden: true });
+  readonly #stats = h('div', { class: 'stats', id: 'ex-stats', 'aria-live': 'polite', part: 'statistics' });
+  readonly #facts = h('dl', { class: 'facts about', id: 'facts' });
+  readonly #insight = h('p', { class: 'insight', id: 'ex-insight', part: 'insight' });
+  readonly #startInput = h('input', {
+    type: 'number',
+    id: 'ex-start',
+    min: 0,
+    step: 1,
+    'aria-describedby': 'ex-start-msg',
+  });
+  readonly #zoomFrom = h('input', {
+    type: 'number',
+    id: 'ex-zoom-from',
+    min: 0,
+    step: 1,
+    'aria-describedby': 'ex-start-msg',
+  });
+  readonly #zoomTo = h('input', {
+    type: 'number',
+    id: 'ex-zoom-to',
+    min: 0,
+    step: 1,
+    'aria-describedby': 'ex-start-msg',
+  });
+  readonly #startMsg = h('p', { class: 'msg', id: 'ex-start-msg', role: 'alert' });
+  readonly #windowCtl: HTMLElement;
+  readonly #zoomCtl: HTMLElement;
+  readonly #stagesSection: HTMLElement;
+  readonly stages: StagesView;
+  readonly #sizer = new Sizer();
+  /**
+   * γ and β, and the three forms: far below the first screen, so their code loads when they come
+   * within 600 px of the viewport (and there are weights to show).
+   */
+  readonly #weightsSlot = h('div', { id: 'weights-slot' });
+  readonly #variantsSlot = h('div');
+  readonly #near: Promise<void>;
+  #extras: Promise<Extras> | null = null;
+  #model: ViewModel | null = null;
+  #drawnEquation: NormForm | null = null;
+
+  constructor(private readonly hooks: ViewHooks) {
+    this.#picker = new TokenPicker('tok', (row) => hooks.pickRow(row));
+    this.#near = new Promise((resolve) => {
+      const io = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          io.disconnect();
+          resolve();
+        },
+        { rootMargin: '600px 0px' },
+      );
+      io.observe(this.#weightsSlot);
+    });
+    this.stages = new StagesView(this.#sizer, (from, to) => hooks.changeView({ zoom: { from, to } }));
+    this.#rowInput.addEventListener('input', () => this.#typedRow());
+    this.#startInput.addEventListener('input', () => this.#typedStart());
+    for (const input of [this.#zoomFrom, this.#zoomTo]) input.addEventListener('change', () => this.#typedZoom());
+    const reset = h('button', { type: 'button', id: 'ex-zoom-reset' }, 'Reset zoom');
+    reset.addEventListener('click', () => hooks.changeView({ zoom: null }));
+    const radio = (name: string, value: string, text: string) => {
+      const input = h('input', { type: 'radio', name, value });
+      input.addEventListener('change', () => {
+        if (!input.checked) return;
+        if (name === 'exview') hooks.changeView({ view: value as ExplainerView });
+        else hooks.changeView({ scale: value as ExplainerScale });
+      });
+      return h('label', undefined, input, text);
+    };
+    this.#windowCtl = h(
+      'span',
+      { class: 'field', id: 'ex-window-ctl' },
+      h('label', { for: 'ex-start' }, 'First feature'),
+      this.#startInput,
+    );
+    this.#zoomCtl = h(
+      'span',
+      { class: 'field', id: 'ex-zoom-ctl' },
+      h('label', { for: 'ex-zoom-from' }, 'Features from'),
+      this.#zoomFrom,
+      h('label', { for: 'ex-zoom-to' }, 'to'),
+      this.#zoomTo,
+      reset,
+      h(
+        'span',
+        { class: 'hint', id: 'ex-zoom-hint' },
+        h('span', { class: 'pointer-only' }, 'or drag across a chart'),
+        h('span', { class: 'touch-only' }, 'type the range to zoom'),
+      ),
+    );
+    const controls = h(
+      'div',
+      { class: 'controls', part: 'controls' },
+      h(
+        'fieldset',
+        undefined,
+        h('legend', undefined, 'Features'),
+        radio('exview', 'window', `window of ${WINDOW}`),
+        radio('exview', 'all', 'all d'),
+      ),
+      this.#windowCtl,
+      this.#zoomCtl,
+      h(
+        'fieldset',
+        undefined,
+        h('legend', undefined, 'Scale'),
+        radio('exscale', 'symlog', 'shared, symmetric log'),
+        radio('exscale', 'linear', 'shared, linear'),
+        radio('exscale', 'own', 'each its own'),
+      ),
+    );
+    this.#stagesSection = h(
+      'section',
+      { 'aria-labelledby': 'stages-h' },
+      h('h3', { id: 'stages-h' }, 'Every stage of this token'),
+      controls,
+      this.#startMsg,
+      this.stages.element,
+      this.stages.table,
+    );
+    this.root = h(
+      'section',
+      { class: 'root', part: 'root', 'aria-labelledby': 'title' },
+      this.#title,
+      this.#intro,
+      this.#equation,
+      h(
+        'div',
+        { class: 'tokens-row' },
+        this.#picker.element,
+        h('span', { class: 'field' }, h('label', { for: 'ex-row' }, 'Row'), this.#rowInput),
+      ),
+      this.#rowMsg,
+      this.#status,
+      this.#stats,
+      this.#insight,
+      this.#facts,
+      this.#stagesSection,
+      this.#weightsSlot,
+      this.#variantsSlot,
+    );
+  }
+
+  render(m: ViewModel): void {
+    this.#model = m;
+    this.#title.textContent = `${formName(m.form)}, one token at a time`;
+    this.#intro.textContent = INTRO[m.form];
+    if (this.#drawnEquation !== m.form) {
+      this.#drawnEquation = m.form;
+      const norm = NORMS[NORM_FORMS[m.form].norm];
+      this.#equation.replaceChildren(equation(NORM_FORMS[m.form].equation), equation(norm.statistics.join(', ')));
+    }
+    this.#status.hidden = !m.status;
+    this.#status.textContent = m.status?.text ?? '';
+    this.#status.classList.toggle('error', m.status?.kind === 'error');
+    this.#picker.render(m.rows, m.row, m.tokens, m.shape);
+    if (this.#focused() !== this.#rowInput) this.#rowInput.value = String(m.row);
+    this.#rowInput.max = String(Math.max(0, m.rows - 1));
+    if (parseWhole(this.#rowInput.value) === m.row) this.#setRowMsg('');
+    this.#renderFacts(m);
+    this.#renderControls(m);
+    const ex = m.explanation;
+    this.#stagesSection.hidden = !ex;
+    this.#weightsSlot.hidden = !ex || !m.weights;
+    this.#variantsSlot.hidden = !ex || !m.weights;
+    if (!ex || m.d === null) {
+      this.#stats.replaceChildren();
+      this.#insight.textContent = '';
+      return;
+    }
+    this.#renderStats(m, ex);
+    this.#insight.textContent = m.weights || m.form !== 'rmsnorm' ? insight(ex.stages, m.form) : '';
+    const { from, to } = shownRange(m, m.d);
+    const labels = to - from + 1 <= TABLE_MAX && m.view === 'window';
+    this.stages.render({
+      form: m.form,
+      stages: ex.stages,
+      weights: m.weights,
+      from,
+      to,
+      scale: m.scale,
+      labels,
+      zoomable: m.view === 'all',
+      shape: m.shape,
+      tokens: m.tokens,
+    });
+    if (m.weights) void this.#renderExtras(m, ex, from, to, labels);
+  }
+
+  async #renderExtras(m: ViewModel, ex: Explanation, from: number, to: number, labels: boolean): Promise<void> {
+    await this.#near;
+    if (!this.#extras) {
+      this.#extras = import('./extras-view.js').then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
+        const tree = this.root.getRootNode();
+        if (tree instanceof ShadowRoot) tree.adoptedStyleSheets = [...tree.adoptedStyleSheets, EXTRAS_STYLES];
+        const extras = { weights: new WeightsView(this.#sizer), variants: new VariantsView(this.#sizer) };
+        this.#weightsSlot.append(extras.weights.element);
+        this.#variantsSlot.append(extras.variants.element);
+        return extras;
+      });
+    }
+    const extras = await this.#extras;
+    if (this.#model !== m || !m.weights) return;
+    extras.weights.render(m.weights);
+    extras.variants.render(ex.variants, m.form, describeRow(m.row, m.shape, m.tokens), from, to, m.scale, labels);
+  }
+
+  #renderStats(m: ViewModel, ex: Explanation): void {
+    const st = ex.stages;
+    const fact = (k: string, v: string, id: string) => h('div', undefined, h('dt', undefined, k), h('dd', { id }, v));
+    const items = [fact('token', describeRow(st.row, m.shape, m.tokens), 'ex-token')];
+    if ('mean' in st) {
+      items.push(
+        fact('μ', fmtNum(st.mean, 7), 'ex-mean'),
+        fact('σ²', fmtNum(st.variance, 7), 'ex-var'),
+        fact('1/√(σ²+ε)', fmtNum(st.rstd, 7), 'ex-rstd'),
+      );
+    } else {
+      items.push(
+        fact('mean(x²)', fmtNum(st.meanSquare, 7), 'ex-ms'),
+        fact('rstd = 1/√(mean(x²)+ε)', fmtNum(st.rstd, 7), 'ex-rstd'),
+      );
+    }
+    this.#stats.replaceChildren(h('dl', { class: 'facts' }, ...items));
+  }
+
+  #renderFacts(m: ViewModel): void {
+    const fact = (k: string, v: string, id?: string) =>
+      h('div', undefined, h('dt', undefined, k), h('dd', id ? { id } : undefined, v));
+    const items: HTMLElement[] = [];
+    const w = m.weights;
+    items.push(fact('Norm', w ? NORM_FORMS[m.form].label : 'waiting for weights', 'fact-norm'));
+    if (w) {
+      const d = w.gamma.length;
+      items.push(
+        fact(
+          'Parameters',
+          m.form === 'layernorm'
+            ? `γ ${fmtInt(d)} + β ${fmtInt(d)} = ${fmtInt(2 * d)}`
+            : `γ ${fmtInt(d)} = ${fmtInt(d)} (no β)`,
+          'param-count',
+        ),
+      );
+    }
+    items.push(fact('ε', fmtEps(m.eps), 'fact-eps'));
+    if (m.shape)
+      items.push(fact('Shape', `[${m.shape.join(', ')}] → the same; each row of d = ${m.d} on its own`, 'fact-shape'));
+    this.#facts.replaceChildren(...items);
+  }
+
+  #renderControls(m: ViewModel): void {
+    for (const input of this.root.querySelectorAll<HTMLInputElement>('input[type="radio"]')) {
+      input.checked = input.name === 'exview' ? input.value === m.view : input.value === m.scale;
+    }
+    this.#windowCtl.hidden = m.view !== 'window';
+    this.#zoomCtl.hidden = m.view !== 'all';
+    const d = m.d ?? 0;
+    const { from, to } = shownRange(m, d);
+    const focused = this.#focused();
+    const sync = (input: HTMLInputElement, v: number) => {
+      if (focused !== input && parseWhole(input.value) !== v) input.value = String(v);
+    };
+    sync(this.#startInput, from);
+    this.#startInput.max = String(Math.max(0, d - WINDOW));
+    if (m.view === 'all') {
+      sync(this.#zoomFrom, from);
+      sync(this.#zoomTo, to);
+    }
+  }
+
+  /** The element with focus in this view's tree (a shadow root's, or the document's). */
+  #focused(): Element | null {
+    const tree = this.root.getRootNode() as ShadowRoot | Document;
+    return 'activeElement' in tree ? tree.activeElement : null;
+  }
+
+  #setRowMsg(text: string): void {
+    this.#rowMsg.textContent = text;
+    if (text) this.#rowInput.setAttribute('aria-invalid', 'true');
+    else this.#rowInput.removeAttribute('aria-invalid');
+  }
+
+  #typedRow(): void {
+    const m = this.#model;
+    if (!m) return;
+    const v = parseWhole(this.#rowInput.value);
+    if (v === null || v >= m.rows) {
+      this.#setRowMsg(
+        `Row must be a whole number from 0 to ${fmtInt(Math.max(0, m.rows - 1))}; still showing row ${m.row}.`,
+      );
+      return;
+    }
+    this.#setRowMsg('');
+    if (v !== m.row) this.hooks.pickRow(v);
+  }
+
+  #typedStart(): void {
+    const d = this.#model?.d;
+    if (!d) return;
+    const v = parseWhole(this.#startInput.value);
+    const ok = v !== null && v <= d - WINDOW;
+    this.#mark(this.#startInput, !ok);
+    this.#startMsg.textContent = ok ? '' : `The first feature must be a whole number from 0 to ${d - WINDOW}.`;
+    if (ok) this.hooks.changeView({ start: v });
+  }
+
+  #typedZoom(): void {
+    const d = this.#model?.d;
+    if (!d) return;
+    const f = parseWhole(this.#zoomFrom.value);
+    const t = parseWhole(this.#zoomTo.value);
+    const ok = f !== null && t !== null && t <= d - 1 && t - f >= 3;
+    this.#mark(this.#zoomFrom, !ok);
+    this.#mark(this.#zoomTo, !ok);
+    this.#startMsg.textContent = ok ? '' : `Zoom needs whole numbers with from + 3 ≤ to ≤ ${d - 1}.`;
+    if (ok) this.hooks.changeView({ zoom: { from: f, to: t } });
+  }
+
+  #mark(input: HTMLInputElement, invalid: boolean): void {
+    if (invalid) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+}
