@@ -113,19 +113,22 @@ LAYERNORM_INLINE RowStats Public(const Moments& m) {
   return {m.shift + m.mean_shift, m.variance, m.rstd};
 }
 
-// Whether a LayerNorm call's gain can overflow float32 in gamma * x^ before its bias is added:
-// |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of FLT_MAX can (with a margin for
-// the float32 rounding of x^). max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
-inline bool GainMayOverflow(float max_abs_gain, std::size_t d) {
+// Whether a call's gain is too large for the fast path. LayerNorm with a bias: gamma * x^ could
+// overflow float32 before the bias is added; |x^| <= sqrt(d - 1), so only a gain within a factor
+// sqrt(d) of FLT_MAX can (with a margin for the float32 rounding of x^). RMSNorm with a gain: its
+// fast path forms 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite.
+// max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
+inline bool GainMayOverflow(Norm norm, float max_abs_gain, std::size_t d) {
   const double g = static_cast<double>(max_abs_gain);
-  return !(g * g * static_cast<double>(d) < 0x1p252);  // (squared: no square root per call)
+  const double limit = norm == Norm::kRmsNorm ? 0x1p120 : 0x1p252;
+  return !(g * g * static_cast<double>(d) < limit);  // (squared: no square root per call)
 }
 
 // The path a row with these statistics takes.
 LAYERNORM_INLINE RowMode ModeOf(Norm norm, double variance, double rstd, bool wide_gain) {
   if (std::isnan(rstd)) return RowMode::kNonFinite;
   const bool rstd_fits = rstd >= kMinFastRstd && rstd <= kMaxFastRstd;
-  const bool fast = norm == Norm::kRmsNorm ? rstd_fits
+  const bool fast = norm == Norm::kRmsNorm ? rstd_fits && !wide_gain
                                            : rstd_fits && variance >= kMinFastVariance &&
                                                  variance <= kMaxFastVariance && !wide_gain;
   return fast ? RowMode::kFast : RowMode::kWide;
@@ -134,7 +137,7 @@ inline RowMode ModeOf(Norm norm, const RowStats& s) {
   return ModeOf(norm, s.variance, s.rstd, false);
 }
 
-// wide_gain: GainMayOverflow() of the call (LayerNorm with a bias only).
+// wide_gain: GainMayOverflow() of the call (LayerNorm with a bias, RMSNorm with a gain).
 LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma, const float* beta,
                                  bool wide_gain) {
   RowPlan p{};

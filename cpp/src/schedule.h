@@ -66,16 +66,21 @@ struct Schedule {
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 
-  // A LayerNorm's first row with a gain and a bias: its moments, and from the same pass whether
-  // the gain could overflow (plan.h, GainMayOverflow). The gain's loads and integer maxima use
-  // ports the float64 sums leave idle, where a pass of its own cost a one-row call 20%.
-  static Moments FirstRowMoments(double inv_d, double eps, const float* gamma, const T* row,
-                                 std::size_t d, bool* wide_gain) {
-    double s1, s2;
+  // The first row of a call whose gain is checked (a LayerNorm with a gain and a bias, an RMSNorm
+  // with a gain): its moments, and from the same pass whether the gain is too large for the fast
+  // path (plan.h, GainMayOverflow). The gain's loads and integer maxima use ports the float64 sums
+  // leave idle, where a pass of its own cost a one-row call 20%.
+  static Moments FirstRowMoments(Norm norm, double inv_d, double eps, const float* gamma,
+                                 const T* row, std::size_t d, bool* wide_gain) {
+    double s1 = 0.0, s2;
     float max_abs_gain;
-    U::SumsAndMaxAbs(row, d, gamma, &s1, &s2, &max_abs_gain);
-    *wide_gain = GainMayOverflow(max_abs_gain, d);
-    return FromSumsOnce(Norm::kLayerNorm, d, inv_d, eps, row, s1, s2);
+    if (norm == Norm::kRmsNorm) {
+      U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    } else {
+      U::template SumsAndMaxAbs<false>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    }
+    *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
+    return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 
   static Moments Statistics(const NormCall& c, const void* row) {
@@ -120,8 +125,8 @@ struct Schedule {
           rms_(c.norm == Norm::kRmsNorm) {
       if (rows == 0) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d_);
-      if (!rms_ && gamma_ && beta_) {
-        Plan(FirstRowMoments(inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
+      if (gamma_ && (rms_ || beta_)) {
+        Plan(FirstRowMoments(norm(), inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
       } else {
         Plan(RowMomentsOnce(norm(), d_, inv_d_, eps_, x_));
       }

@@ -95,8 +95,10 @@ struct RowUkernels {
     FinishSums<kShift>(p, d & 7, shift, s1, s2, sum, squares);
   }
 
-  // Sums<false> of the row, and the largest |gain_j| (as bits: a NaN is above +Inf) from the same
-  // loop: the schedule's first row of a LayerNorm with a gain and a bias (src/schedule.h).
+  // Sums<false> of the row (kSquares: only its squares, RMSNorm's), and the largest |gain_j| (as
+  // bits: a NaN is above +Inf) from the same loop: the schedule's first row of a call whose gain is
+  // checked (src/schedule.h).
+  template <bool kSquares>
   static void SumsAndMaxAbs(const void* row, std::size_t d, const float* gain, double* sum,
                             double* squares, float* max_abs_gain) {
     const T* p = static_cast<const T*>(row);
@@ -105,10 +107,18 @@ struct RowUkernels {
     F64 s1 = zero, s2 = zero;
     F32 m = Ops::Splat32(0.0f);
     for (const T* end = p + (d & ~std::size_t{7}); p != end; p += 8, g += 8) {
-      SumsStep<false>(p, zero, &s1, &s2);
+      if constexpr (kSquares) {
+        SquaresStep(p, &s2);
+      } else {
+        SumsStep<false>(p, zero, &s1, &s2);
+      }
       m = Ops::MaxAbsBits(Ops::MaxAbsBits(m, Ops::Load(g)), Ops::Load(g + 4));
     }
-    FinishSums<false>(p, d & 7, 0.0, s1, s2, sum, squares);
+    if constexpr (kSquares) {
+      FinishSquares(p, d & 7, s2, squares);
+    } else {
+      FinishSums<false>(p, d & 7, 0.0, s1, s2, sum, squares);
+    }
     float top = Ops::MaxLane(m);
     for (std::size_t j = 0; j < (d & 7); ++j) top = MaxAbsScalar(top, g[j]);
     *max_abs_gain = top;
@@ -308,24 +318,44 @@ struct RowUkernels {
 
   // ---- RMSNorm rows: x̂ = x * rstd, then the gain
 
+  // With a gain, x̂ is formed 2^64 times too large and the product scaled back by that power of two
+  // (exact unless the output is subnormal, rounded once more then): an element far below the
+  // row's root mean square has a subnormal x̂, and rounding it before a large gain multiplies that
+  // error (1e-40 among ones, gain 1000: 24 units). LayerNorm's x - mean is not that small on a
+  // fast row. plan.h keeps 2^64 * |gamma * x̂| finite (GainMayOverflow) and rstd * 2^64 is below
+  // 2^124 on a fast row.
+  static constexpr float kRmsUp = 0x1p64f;
+  static constexpr float kRmsDown = 0x1p-64f;
+
   template <bool kGamma, class Next>
   static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
                           double* squares) {
     const float* gamma = p.gamma;
-    const F32 rstd = Ops::Splat32(p.rstd32);
+    const float r = kGamma ? p.rstd32 * kRmsUp : p.rstd32;
+    const F32 rstd = Ops::Splat32(r);
+    const F32 down = Ops::Splat32(kRmsDown);
     F64 s2 = Ops::Splat64(0.0);
     const T* const end = x + d;
     for (const T* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
       F32 a, b;
       Io::Load8(x, &a, &b);
-      Io::Store8(y, AffineVec<kGamma, false>(Ops::Mul32(a, rstd), gamma, nullptr, 0),
-                 AffineVec<kGamma, false>(Ops::Mul32(b, rstd), gamma, nullptr, 4));
-      if constexpr (kGamma) gamma += 8;
+      a = AffineVec<kGamma, false>(Ops::Mul32(a, rstd), gamma, nullptr, 0);
+      b = AffineVec<kGamma, false>(Ops::Mul32(b, rstd), gamma, nullptr, 4);
+      if constexpr (kGamma) {
+        a = Ops::Mul32(a, down);
+        b = Ops::Mul32(b, down);
+        gamma += 8;
+      }
+      Io::Store8(y, a, b);
       next.StepSquares(&s2);
     }
     for (; x != end; ++x, ++y) {
-      Io::Put(y, Affine<kGamma, false>(Io::Get(x) * p.rstd32, gamma, nullptr));
-      if constexpr (kGamma) ++gamma;
+      float t = Affine<kGamma, false>(Io::Get(x) * r, gamma, nullptr);
+      if constexpr (kGamma) {
+        t *= kRmsDown;
+        ++gamma;
+      }
+      Io::Put(y, t);
     }
     next.FinishSquares(d & 7, s2, squares);
   }
