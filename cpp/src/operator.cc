@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "element.h"
+#include "kernels/half.h"
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
 #include "plan.h"
@@ -31,7 +32,12 @@ Status detail::Validate(const NormCall& c) {
   if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
   if (c.d == 0) return Status::kInvalidWidth;
   if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
-  if (c.rows > std::numeric_limits<std::size_t>::max() / c.d / ElementSize(c.dtype)) {
+  // rows * d * element size must fit in size_t; a division only when the product might not (a
+  // division is ~30 cycles in wasm, a visible share of a one-row call).
+  constexpr std::size_t kHalf = std::size_t{1}
+                                << (std::numeric_limits<std::size_t>::digits / 2 - 2);
+  if ((c.rows >= kHalf || c.d >= kHalf) &&
+      c.rows > std::numeric_limits<std::size_t>::max() / c.d / ElementSize(c.dtype)) {
     return Status::kSizeOverflow;
   }
   if (c.norm == Norm::kRmsNorm && c.beta) return Status::kBetaWithRmsNorm;
@@ -90,18 +96,9 @@ std::size_t ElementSize(DType dtype) {
   return 0;
 }
 
-Status Normalize(const NormCall& call, const Kernel* kernel) {
-  if (Status s = detail::Validate(call); s != Status::kOk) return s;
-  if (call.rows == 0) return Status::kOk;
-  NormCall c = call;
-  // float16 / bfloat16 rows wider than the kernels' staging on the stack are staged through d
-  // floats: the caller's scratch, or an allocation made here (the kernels never allocate).
-  std::unique_ptr<float, void (*)(void*)> owned(nullptr, std::free);
-  if (c.dtype != DType::kFloat32 && c.d > kernels::kStageFloats && !c.scratch) {
-    owned.reset(static_cast<float*>(std::malloc(c.d * sizeof(float))));
-    if (!owned) return Status::kOutOfMemory;
-    c.scratch = owned.get();
-  }
+namespace {
+
+Status Run(const NormCall& c, const Kernel* kernel) {
   const TypeUkernels& u = Table(c, kernel);
   if (c.residual) {
     // h goes to sum_out, or to y and is normalized there in place.
@@ -112,6 +109,25 @@ Status Normalize(const NormCall& call, const Kernel* kernel) {
   return Status::kOk;
 }
 
+}  // namespace
+
+Status Normalize(const NormCall& call, const Kernel* kernel) {
+  if (Status s = detail::Validate(call); s != Status::kOk) return s;
+  if (call.rows == 0) return Status::kOk;
+  // float16 / bfloat16 rows wider than the kernels' staging on the stack are staged through d
+  // floats: the caller's scratch, or an allocation made here (the kernels never allocate). (Only
+  // then is the call copied: a copy per call is a visible share of a one-row call.)
+  if (call.dtype != DType::kFloat32 && call.d > kernels::kStageFloats && !call.scratch) {
+    NormCall c = call;
+    std::unique_ptr<float, void (*)(void*)> owned(
+        static_cast<float*>(std::malloc(c.d * sizeof(float))), std::free);
+    if (!owned) return Status::kOutOfMemory;
+    c.scratch = owned.get();
+    return Run(c, kernel);
+  }
+  return Run(call, kernel);
+}
+
 Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   NormCall checked = c;
   checked.y = stats;  // stats stand where the output would
@@ -120,7 +136,9 @@ Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   const TypeUkernels& u = Table(c, kernel);
   const char* x = static_cast<const char*>(c.x);
   const std::size_t row_bytes = c.d * ElementSize(c.dtype);
-  for (std::size_t r = 0; r < c.rows; ++r) stats[r] = u.statistics(c, x + r * row_bytes);
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    stats[r] = detail::Public(u.statistics(c, x + r * row_bytes));
+  }
   return Status::kOk;
 }
 
@@ -153,8 +171,19 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
     for (std::size_t j = 0; j < d; ++j) out.sum[j] = detail::RoundTo(c.dtype, out.sum[j]);
     src = out.sum;
   }
-  *stats = u.statistics(f, src);
-  detail::RowPlan plan = detail::PlanRow(c.norm, *stats, c.gamma, c.beta);
+  const kernels::Moments moments = u.statistics(f, src);
+  *stats = detail::Public(moments);
+  // The gain's check as the schedule makes it with its first row (plan.h, GainMayOverflow).
+  float max_abs_gain = 0.0f;  // by bits, as the kernels take it: a NaN is above +Inf
+  if (c.gamma) {
+    for (std::size_t j = 0; j < d; ++j) {
+      max_abs_gain = kernels::BitsFloat(
+          std::max(kernels::FloatBits(max_abs_gain), kernels::FloatBits(c.gamma[j]) & 0x7fffffffu));
+    }
+  }
+  const bool wide_gain = c.gamma && (c.norm == Norm::kRmsNorm || c.beta) &&
+                         detail::GainMayOverflow(c.norm, max_abs_gain, d);
+  const detail::RowPlan plan = detail::PlanRow(c.norm, moments, c.gamma, c.beta, wide_gain);
   const bool rms = c.norm == Norm::kRmsNorm;
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast
                                  ? (rms ? u.rmsnorm_fast : u.layernorm_fast)

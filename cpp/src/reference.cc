@@ -1,5 +1,17 @@
-// The oracle: the textbook two-pass formulas in float64 on the widened inputs, rounded to float32
-// once. Deliberately plain; never optimize it.
+// The oracle: plain two-pass formulas in float64 on the widened inputs, rounded to float32 once.
+// Deliberately plain and never optimized, but not the naive mean: sum(x) / d in double is rounded
+// at the spacing of the row's magnitude, which on a nearly constant row at an offset (1e4 with one
+// element one float32 step higher: every other element is 2^-10 / d from the mean) is far from
+// small next to x - mean, and the oracle would share the error it is there to catch.
+//
+// What it guarantees: the mean is kept as K + q + q_lo (K the row's first value, q + q_lo the
+// mean of x - K as a double-double, its sum compensated), so every centered value (x - K) - q -
+// q_lo is within a few units of 2^-53 of its own size, however close to the mean; the variance is
+// a sum of positive squares; the gain and bias are applied in double. Every output is then the
+// exact answer within about 2^-50 of max(|gamma * x^|, |beta|) before its one rounding to float32:
+// the float32 nearest to the exact answer, unless that lies within ~2^-26 of a spacing from the
+// midpoint between two floats. (tests/kit/exact.mjs is the arbitrary-precision oracle the JS tests
+// hold both this and the kernels to.)
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -18,6 +30,30 @@ double ResidualSum(const NormCall& c, std::size_t i, std::size_t j) {
   return detail::RoundTo(c.dtype, v);
 }
 
+// A sum as an unevaluated pair hi + lo (Neumaier's compensated summation).
+struct Pair {
+  double hi;
+  double lo;
+};
+
+Pair CompensatedSum(const std::vector<double>& terms) {
+  double s = 0.0, c = 0.0;
+  for (double t : terms) {
+    const double u = s + t;
+    c += std::fabs(s) >= std::fabs(t) ? (s - u) + t : (t - u) + s;
+    s = u;
+  }
+  const double hi = s + c;
+  return {hi, c - (hi - s)};
+}
+
+// The mean of x - K as q + q_lo: q rounds the quotient, q_lo carries its exact remainder.
+Pair MeanOf(Pair sum, double n) {
+  const double q = sum.hi / n;
+  const double remainder = std::fma(-q, n, sum.hi);  // exact
+  return {q, (remainder + sum.lo) / n};
+}
+
 }  // namespace
 
 Status Reference(const NormCall& c, float* y) {
@@ -28,28 +64,30 @@ Status Reference(const NormCall& c, float* y) {
   checked.sum_out = nullptr;
   if (Status s = detail::Validate(checked); s != Status::kOk) return s;
   const double n = static_cast<double>(c.d);
-  std::vector<double> h(c.d);
+  std::vector<double> h(c.d), centered(c.d);
   for (std::size_t r = 0; r < c.rows; ++r) {
+    bool finite = true;
     for (std::size_t j = 0; j < c.d; ++j) {
       const std::size_t i = r * c.d + j;
       h[j] = c.residual ? ResidualSum(c, i, j) : detail::WidenAt(c.dtype, c.x, i);
+      finite = finite && std::isfinite(h[j]);
     }
-    double mean = 0.0;
     if (c.norm == Norm::kLayerNorm) {
-      double sum = 0.0;
-      for (double v : h) sum += v;
-      mean = sum / n;
+      const double k = h[0];
+      for (std::size_t j = 0; j < c.d; ++j) centered[j] = h[j] - k;  // exact for nearby values
+      const Pair mean = MeanOf(CompensatedSum(centered), n);
+      for (double& v : centered) v = (v - mean.hi) - mean.lo;
+    } else {
+      centered = h;
     }
     double squares = 0.0;
-    for (double v : h) squares += (v - mean) * (v - mean);
+    for (double v : centered) squares += v * v;
     const double denom = std::sqrt(squares / n + c.eps);
     for (std::size_t j = 0; j < c.d; ++j) {
       // Where every centered value is 0 (a constant row; RMSNorm's zero row) with eps == 0,
       // define 0/0 as 0, so the output is beta.
-      const double centered = h[j] - mean;
-      double v = std::isfinite(mean) && std::isfinite(squares)
-                     ? (centered == 0.0 ? 0.0 : centered / denom)
-                     : std::numeric_limits<double>::quiet_NaN();
+      double v = finite && std::isfinite(squares) ? (centered[j] == 0.0 ? 0.0 : centered[j] / denom)
+                                                  : std::numeric_limits<double>::quiet_NaN();
       if (c.gamma) v *= c.gamma[j];
       if (c.beta) v += c.beta[j];
       y[r * c.d + j] = static_cast<float>(v);

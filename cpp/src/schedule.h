@@ -18,6 +18,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/inline.h"
 #include "kernels/io.h"
 #include "kernels/row_ukernels.h"
 #include "layernorm/layernorm.h"
@@ -37,21 +38,53 @@ template <class U>
 struct Schedule {
   using T = typename U::T;
 
-  static RowStats FromSums(const NormCall& c, const T* row, double s1, double s2) {
-    if (c.norm == Norm::kRmsNorm) return RmsNormMoments(c.d, c.eps, s2);
-    return LayerNormMoments(&U::template Sums<true>, row, c.d, c.eps, s1, s2,
+  LAYERNORM_INLINE static Moments FromSums(Norm norm, std::size_t d, double inv_d, double eps,
+                                           const T* row, double s1, double s2) {
+    if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
+    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
                             static_cast<double>(U::Io::Get(row)));
   }
 
-  static RowStats Statistics(const NormCall& c, const void* rowv) {
-    const T* row = static_cast<const T*>(rowv);
+  // The places that run once per call or per run (the first row, a row that cannot be pipelined,
+  // Statistics()) take the moments through functions of their own, shared by every element type
+  // where they can be; the pipelined step inlines FromSums. A copy in each of those places cost
+  // ~3 kB of module, against the page's 250 KB first load.
+  static Moments FromSumsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row,
+                              double s1, double s2) {
+    if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
+    return LayerNormMomentsOnce(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
+                                static_cast<double>(U::Io::Get(row)));
+  }
+
+  static Moments RowMomentsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row) {
     double s1 = 0.0, s2;
-    if (c.norm == Norm::kRmsNorm) {
-      U::Squares(row, c.d, &s2);
+    if (norm == Norm::kRmsNorm) {
+      U::Squares(row, d, &s2);
     } else {
-      U::template Sums<false>(row, c.d, 0.0, &s1, &s2);
+      U::template Sums<false>(row, d, 0.0, &s1, &s2);
     }
-    return FromSums(c, row, s1, s2);
+    return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
+  }
+
+  // The first row of a call whose gain is checked (a LayerNorm with a gain and a bias, an RMSNorm
+  // with a gain): its moments, and from the same pass whether the gain is too large for the fast
+  // path (plan.h, GainMayOverflow). The gain's loads and integer maxima use ports the float64 sums
+  // leave idle, where a pass of its own cost a one-row call 20%.
+  static Moments FirstRowMoments(Norm norm, double inv_d, double eps, const float* gamma,
+                                 const T* row, std::size_t d, bool* wide_gain) {
+    double s1 = 0.0, s2;
+    float max_abs_gain;
+    if (norm == Norm::kRmsNorm) {
+      U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    } else {
+      U::template SumsAndMaxAbs<false>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    }
+    *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
+    return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
+  }
+
+  static Moments Statistics(const NormCall& c, const void* row) {
+    return RowMomentsOnce(c.norm, c.d, InverseWidth(c.d), c.eps, static_cast<const T*>(row));
   }
 
   // True when the ranges [a, a + n) and [b, b + n) share no element.
@@ -69,26 +102,43 @@ struct Schedule {
   };
 
   // A run of consecutive rows, normalized one row per Step. With kResidual, row i is first formed
-  // as h = (x + r) + bias (the next row's while this one is written, like the sums).
+  // as h = (x + r) + bias (the next row's while this one is written, like the sums). Everything a
+  // row needs of the call is copied in here, and every per-row step is inlined into Step: a row of
+  // 768 takes ~700 cycles, and calls and reloads between rows measured 6-8% of that.
   template <bool kResidual>
   class RowRun {
    public:
     RowRun(const NormCall& c, const T* x, T* y, std::size_t first, std::size_t rows,
            Residual in = {})
-        : c_(c), x_(kResidual ? in.h : x), y_(y), in_(in), row_(first), left_(rows) {
+        : x_(kResidual ? in.h : x),
+          y_(y),
+          in_(in),
+          left_(rows),
+          d_(c.d),
+          inv_d_(InverseWidth(c.d)),
+          eps_(c.eps),
+          gamma_(c.gamma),
+          beta_(c.beta),
+          bias_(c.bias),
+          mean_(c.mean ? c.mean + first : nullptr),
+          rstd_(c.rstd ? c.rstd + first : nullptr),
+          rms_(c.norm == Norm::kRmsNorm) {
       if (rows == 0) return;
-      if constexpr (kResidual) U::Add(in_.x, in_.r, c_.bias, in_.h, c_.d);
-      Plan(Statistics(c, x_));
+      if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d_);
+      if (gamma_ && (rms_ || beta_)) {
+        Plan(FirstRowMoments(norm(), inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
+      } else {
+        Plan(RowMomentsOnce(norm(), d_, inv_d_, eps_, x_));
+      }
     }
 
     bool done() const { return left_ == 0; }
 
     void Step() {
-      const std::size_t d = c_.d;
+      const std::size_t d = d_;
       const T* next = x_ + d;
       const bool has_next = left_ > 1;
       const kernels::RowParams& p = plan_.params;
-      const bool rms = c_.norm == Norm::kRmsNorm;
       // The pipelined loop reads (or forms) the next row while it writes this one, so the two
       // must be apart: always true in place and for the disjoint buffers layernorm.h requires.
       if (plan_.mode == RowMode::kFast && has_next && Apart(next)) {
@@ -97,26 +147,26 @@ struct Schedule {
           const T* xn = in_.x + d;
           const T* rn = in_.r + d;
           T* hn = in_.h + d;
-          if (rms) {
-            U::RmsNormFastAddNextRow(p, x_, y_, d, xn, rn, c_.bias, hn, &s2);
+          if (rms_) {
+            U::RmsNormFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s2);
           } else {
-            U::LayerNormFastAddNextRow(p, x_, y_, d, xn, rn, c_.bias, hn, &s1, &s2);
+            U::LayerNormFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s1, &s2);
           }
-        } else if (rms) {
+        } else if (rms_) {
           U::RmsNormFastNextRow(p, x_, y_, d, next, &s2);
         } else {
           U::LayerNormFastNextRow(p, x_, y_, d, next, &s1, &s2);
         }
         Advance();
-        Plan(FromSums(c_, x_, s1, s2));
+        Plan(FromSums(norm(), d, inv_d_, eps_, x_, s1, s2));
         return;
       }
       switch (plan_.mode) {
         case RowMode::kFast:
-          (rms ? U::RmsNormFastRow : U::LayerNormFastRow)(p, x_, y_, d);
+          (rms_ ? U::RmsNormFastRow : U::LayerNormFastRow)(p, x_, y_, d);
           break;
         case RowMode::kWide:
-          (rms ? U::RmsNormWideRow : U::LayerNormWideRow)(p, x_, y_, d);
+          (rms_ ? U::RmsNormWideRow : U::LayerNormWideRow)(p, x_, y_, d);
           break;
         case RowMode::kNonFinite:
           for (std::size_t j = 0; j < d; ++j)
@@ -125,13 +175,15 @@ struct Schedule {
       }
       Advance();
       if (!has_next) return;
-      if constexpr (kResidual) U::Add(in_.x, in_.r, c_.bias, in_.h, d);
-      Plan(Statistics(c_, x_));
+      if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d);
+      Plan(RowMomentsOnce(norm(), d, inv_d_, eps_, x_));
     }
 
    private:
-    bool Apart(const T* next) const {
-      const std::size_t d = c_.d;
+    Norm norm() const { return rms_ ? Norm::kRmsNorm : Norm::kLayerNorm; }
+
+    LAYERNORM_INLINE bool Apart(const T* next) const {
+      const std::size_t d = d_;
       if constexpr (kResidual) {
         // The next row's x, r and h against this row's output, and its h against this row's h.
         return DoNotOverlap(y_, in_.x + d, d) && DoNotOverlap(y_, in_.r + d, d) &&
@@ -140,31 +192,38 @@ struct Schedule {
       return DoNotOverlap(y_, next, d);
     }
 
-    void Plan(const RowStats& stats) {
-      if (c_.mean) c_.mean[row_] = stats.mean;
-      if (c_.rstd) c_.rstd[row_] = stats.rstd;
-      plan_ = PlanRow(c_.norm, stats, c_.gamma, c_.beta);
+    void Plan(const Moments& m) {
+      if (mean_) *mean_++ = m.shift + m.mean_shift;
+      if (rstd_) *rstd_++ = m.rstd;
+      plan_ = PlanRow(norm(), m, gamma_, beta_, wide_gain_);
     }
 
-    void Advance() {
-      x_ += c_.d;
-      y_ += c_.d;
+    LAYERNORM_INLINE void Advance() {
+      x_ += d_;
+      y_ += d_;
       if constexpr (kResidual) {
-        in_.x += c_.d;
-        in_.r += c_.d;
-        in_.h += c_.d;
+        in_.x += d_;
+        in_.r += d_;
+        in_.h += d_;
       }
-      ++row_;
       --left_;
     }
 
-    const NormCall& c_;
     const T* x_;  // the row normalized: x, or h
     T* y_;
     Residual in_;
-    std::size_t row_;
     std::size_t left_;
-    RowPlan plan_{};
+    const std::size_t d_;
+    const double inv_d_;
+    const double eps_;
+    const float* const gamma_;
+    const float* const beta_;
+    const float* const bias_;
+    double* mean_;  // this run's next row's statistics outputs (null: not asked for)
+    double* rstd_;
+    const bool rms_;
+    bool wide_gain_ = false;  // set with the first row
+    RowPlan plan_;            // (set by the constructor for the first row: no zeroing per call)
   };
 
   // From this many rows on, the two halves are normalized as two runs taking turns row by row.

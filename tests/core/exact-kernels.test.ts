@@ -108,6 +108,23 @@ describe('rows the issues name', () => {
     expect(violation('RMSNorm', c), c.label).toBeNull();
   });
 
+  it('one element far below the others times a large γ: RMSNorm of [1, 1, 1, 1e-40], γ = 1000', () => {
+    // The row is normal, so it takes the fast path; x̂ of the last element is subnormal there.
+    const h = new Float32Array([1, 1, 1, 1e-40]);
+    const gamma = new Float32Array(4).fill(1000);
+    const c = { d: 4, h, gamma, beta: null, eps: 1e-5, label: 'a subnormal x̂ on a fast row' } as HardCase;
+    expect(violation('RMSNorm', c), c.label).toBeNull();
+    expect(violation('fused RMSNorm', c), c.label).toBeNull();
+  });
+
+  it('a gain so large that the fast path could not hold it: RMSNorm with γ = 3e38 on a row of 768', () => {
+    const h = Float32Array.from({ length: 768 }, (_, j) => (j % 7) - 3 + 2 ** -20 * j);
+    const gamma = new Float32Array(768).fill(3e38);
+    gamma[5] = 1e-3;
+    const c = { d: 768, h, gamma, beta: null, eps: 1e-5, label: 'RMSNorm, γ = 3e38' } as HardCase;
+    expect(violation('RMSNorm', c), c.label).toBeNull();
+  });
+
   it.each(HARD_KINDS)('%s: one row of 10^6', (kind) => {
     const c = hardCase(SEED, { kind, d: 1_000_000, rows: 1 });
     expect(violation('LayerNorm', c)).toBeNull();

@@ -10,7 +10,16 @@ import { formatTables, formatTargets } from './format.mjs';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function parseArgs(argv) {
-  const a = { quick: false, json: null, writeResults: false, rounds: null, shapes: null };
+  const a = {
+    quick: false,
+    json: null,
+    writeResults: false,
+    rounds: null,
+    shapes: null,
+    against: null,
+    head: null,
+    gate: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--quick') a.quick = true;
@@ -19,9 +28,15 @@ export function parseArgs(argv) {
     else if (k === '--rounds') a.rounds = Number(argv[++i]);
     else if (k === '--only') a.only = argv[++i];
     else if (k === '--shapes') a.shapes = argv[++i].split(',').map((s) => s.split('x').map(Number));
+    else if (k === '--against') a.against = argv[++i];
+    else if (k === '--head') a.head = argv[++i];
+    else if (k === '--gate') a.gate = true;
+    else if (k === '--processes') a.processes = Number(argv[++i]);
     else if (k === '--help' || k === '-h') {
       console.log(
-        'usage: run-node.mjs [--quick] [--rounds N] [--shapes 1x768,1024x768] [--only REGEX] [--json out.json] [--write-results]',
+        'usage: run-node.mjs [--quick] [--rounds N] [--shapes 1x768,1024x768] [--only REGEX] [--json out.json] [--write-results]\n' +
+          '       run-node.mjs --against REF [--head REF] [--rounds N] [--only REGEX] [--json out.json]\n' +
+          '       run-node.mjs --gate [--rounds N]   (against web/bench/BASELINE; exits 1 on a regression)',
       );
       process.exit(0);
     } else {

@@ -2,6 +2,7 @@
 // Node runner for the LayerNorm benchmark.
 //
 //   node web/bench/run-node.mjs [--quick] [--rounds N] [--json out.json] [--write-results]
+//   node web/bench/run-node.mjs --against REF [--head REF] | --gate   (same-run A/B: ab/run.mjs)
 //
 // --quick          few rounds, small shapes only (smoke test, never assert times)
 // --json FILE      also write the raw results as JSON
@@ -134,7 +135,7 @@ function toJson(res) {
   return JSON.stringify(res, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2);
 }
 
-export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
+export function resultsMarkdown(nodeRes, browserRes, abTables = [], when = new Date()) {
   const date = when
     .toISOString()
     .replace('T', ' ')
@@ -162,6 +163,10 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
       'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',
     '',
   );
+  if (abTables.length) {
+    out.push('## Against earlier builds (Node, same run)', '');
+    out.push(...abTables, '');
+  }
   for (const [title, r] of [
     ['Node', nodeRes],
     ['Chromium (headless)', browserRes],
@@ -186,6 +191,14 @@ export function resultsMarkdown(nodeRes, browserRes, when = new Date()) {
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = parseArgs(process.argv.slice(2));
+  if (args.against || args.gate) {
+    const { runAbMain } = await import('./ab/run.mjs');
+    process.exit(await runAbMain(args));
+  }
+  if (args.head) {
+    console.error('--head needs --against REF (or --gate)');
+    process.exit(2);
+  }
   if (args.writeResults && args.quick) {
     console.error('--write-results needs a full run; drop --quick');
     process.exit(2);
@@ -204,8 +217,20 @@ if (isMain) {
     } catch (e) {
       console.error(`Chromium run failed: ${e?.stack ?? e}`);
     }
+    // The same-run A/B against the baseline and against 232e1e5 (the build before issue 19's
+    // regression), as `npm run bench -- --against <ref>` prints it.
+    const { runAb, baselineRef } = await import('./ab/run.mjs');
+    const { formatAb } = await import('./ab/format.mjs');
+    const abTables = [];
+    for (const ref of [baselineRef(), '232e1e5']) {
+      try {
+        abTables.push(formatAb(await runAb({ against: ref })));
+      } catch (e) {
+        abTables.push(`The A/B against ${ref} could not run: ${e?.message ?? e}`);
+      }
+    }
     const file = path.join(here, 'RESULTS.md');
-    writeFileSync(file, resultsMarkdown(nodeRes, browserRes));
+    writeFileSync(file, resultsMarkdown(nodeRes, browserRes, abTables));
     console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
   }
   if (args.json) {

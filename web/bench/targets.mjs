@@ -85,17 +85,14 @@ export function evaluateTargets(results, env) {
     'limit:memcpy',
     1.25,
   );
-  // Against the float32-statistics kernel (limit:f32stats): the same loads and stores, and 14
-  // vector arithmetic instructions per 8 floats where the float64 sums make ours 26. Both are bound
-  // by that work, not by the memory system, so this ratio moves far less with the CPU than the ratio
-  // to memcpy. On the AMD EPYC it was measured on (2.6 GHz nominal) the float32 kernel takes about
-  // 4.4 cycles per 8 floats and ours 6.6: 1.49–1.53× at [1024×768], 1.53–1.59× at [16384×768]
-  // (where the float32 kernel's lighter arithmetic hides more of the memory traffic). The 12 extra
-  // instructions already cost only ~2.2 cycles, overlapped with the rest, so a float64-statistics
-  // kernel has little left to win; the targets hold it there, with a margin for noise.
+  // Against the float32-statistics kernel (limit:f32stats): the same loads and stores, and 8 float
+  // additions per 8 floats (its pipes' bottleneck on the AMD EPYC measured) where the float64 sums
+  // make ours 14, and 4 float→double conversions more. Issue 19 asks for 1.10×; the float64
+  // statistics alone measured 1.39× in a loop of their own (web/bench/README.md, "Where the time
+  // goes"), which is where the kernel stands.
   for (const [shape, limit] of [
-    [[1024, 768], 1.6],
-    [[16384, 768], 1.65],
+    [[1024, 768], 1.1],
+    [[16384, 768], 1.1],
   ])
     cmpRatio(
       `[${shape[0]}×${shape[1]}] zero-copy resident vs float32-statistics kernel`,

@@ -9,8 +9,9 @@
  * stages) does so before it reads its arguments, handing them to Heap.allocate to be re-derived.
  */
 import { DTYPE_CODES, type Kind } from './activations.js';
-import { isPlain, type CheckedNorm, type NormKind } from './call.js';
+import type { CheckedNorm, NormKind } from './call.js';
 import { type CallArrays, Heap } from './heap.js';
+import { NORMS } from './norms.js';
 import type { ActivationArray } from './types.js';
 import { partiallyOverlaps } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
@@ -19,7 +20,7 @@ import { WIRE_BYTES, writeWire } from './wire.js';
 /** Elements per chunk: 256 KiB of float32, small enough to stay in L2 from copy-in to copy-out. */
 export const CHUNK = 1 << 16;
 /** Rows per chunk when a call writes per-row statistics: their area holds this many mean/rstd pairs. */
-const STAT_ROWS = 4096;
+export const STAT_ROWS = 4096;
 /** Rows of layerNormStats' { mean, variance, rstd } (24 bytes each) the parameter area holds. */
 const STATS_PER_CHUNK = Math.floor((3 * CHUNK * 4) / 24);
 
@@ -72,9 +73,13 @@ export class Executor {
   readonly #stage: number;
   readonly #rowStats: number;
   readonly #wire: number;
-  // The chunk's first floats as a view, kept between calls of one size: a new view per call costs a
-  // visible share of a one-row call. Memory growth detaches it (length 0), which rebuilds it.
-  #chunkView: Float32Array | null = null;
+  // Views of the chunk and of the residual chunk, kept between calls of one size: a new view per
+  // call costs a visible share of a one-row call. Memory growth detaches them (length 0), which
+  // rebuilds them.
+  #f32x: Float32Array | null = null;
+  #f32r: Float32Array | null = null;
+  #u16x: Uint16Array | null = null;
+  #u16r: Uint16Array | null = null;
 
   constructor(module: LayerNormModule) {
     this.heap = new Heap(module);
@@ -87,25 +92,130 @@ export class Executor {
     this.#wire = this.#rowStats + 16 * STAT_ROWS;
   }
 
+  /** The first n floats of the chunk (or of the residual chunk), as a kept view. */
+  #floats(residual: boolean, n: number): Float32Array {
+    let v = residual ? this.#f32r : this.#f32x;
+    if (v === null || v.length !== n) {
+      const at = (residual ? this.#r : this.#x) >>> 2;
+      v = this.heap.module.HEAPF32.subarray(at, at + n);
+      if (residual) this.#f32r = v;
+      else this.#f32x = v;
+    }
+    return v;
+  }
+
+  /** The first n 16-bit units of the chunk (or of the residual chunk), as a kept view. */
+  #halves(residual: boolean, n: number): Uint16Array {
+    let v = residual ? this.#u16r : this.#u16x;
+    if (v === null || v.length !== n) {
+      const at = (residual ? this.#r : this.#x) >>> 1;
+      v = this.heap.module.HEAPU16.subarray(at, at + n);
+      if (residual) this.#u16r = v;
+      else this.#u16x = v;
+    }
+    return v;
+  }
+
   /**
    * The common call: a float32 LayerNorm of at most CHUNK values, with its gain and bias already in
    * the heap, into out (which may be x) or a new array. Kept free of closures and extra views.
    */
   plain(x: Float32Array, out: Float32Array | null, rows: number, d: number, params: Params, eps: number): Float32Array {
     const module = this.heap.module;
-    const heap = module.HEAPF32;
     const start = this.#x >>> 2;
-    const length = rows * d;
-    heap.set(x, start);
-    const status = module._layerNorm(this.#x, this.#x, rows, d, params.gamma, params.beta, eps);
+    module.HEAPF32.set(x, start);
+    const status = module._lnw_layernorm(this.#x, this.#x, rows, d, params.gamma, params.beta, eps);
     if (status !== 0) this.heap.check(status, 'layerNorm');
-    if (out === null) return heap.slice(start, start + length);
-    let view = this.#chunkView;
-    if (view === null || view.length !== length) {
-      view = this.#chunkView = heap.subarray(start, start + length);
-    }
-    out.set(view);
+    if (out === null) return module.HEAPF32.slice(start, start + rows * d);
+    out.set(this.#floats(false, rows * d));
     return out;
+  }
+
+  /**
+   * Any other checked call whose rows fit the chunk at once (rows × d at most CHUNK, and at most
+   * STAT_ROWS rows when it asks for statistics): its inputs are all copied in before anything is
+   * written out, so arrays that overlap need no care here.
+   */
+  small(c: CheckedNorm, resident: Params | null): ActivationArray {
+    const module = this.heap.module;
+    const { kind, rows, d } = c;
+    const n = rows * d;
+    const f32 = kind.bytes === 4;
+    if (f32) module.HEAPF32.set(c.x as Float32Array, this.#x >>> 2);
+    else module.HEAPU16.set(kind.units(c.x), this.#x >>> 1);
+    if (c.residual) {
+      if (f32) module.HEAPF32.set(c.residual as Float32Array, this.#r >>> 2);
+      else module.HEAPU16.set(kind.units(c.residual), this.#r >>> 1);
+    }
+    const params = resident ?? this.stageParams(d, c.gamma, c.beta);
+    let bias = 0;
+    if (c.bias) {
+      bias = this.#params + 8 * d;
+      module.HEAPF32.set(c.bias, bias >>> 2);
+    }
+    const meanAt = this.#rowStats,
+      rstdAt = this.#rowStats + 8 * STAT_ROWS;
+    this.#normalize(
+      c,
+      rows,
+      this.#x,
+      params,
+      c.residual ? this.#r : 0,
+      bias,
+      c.sumOut ? this.#r : 0,
+      c.mean ? meanAt : 0,
+      c.rstd ? rstdAt : 0,
+      this.#stage,
+    );
+    let target = c.out;
+    if (f32) {
+      if (target === null) target = module.HEAPF32.slice(this.#x >>> 2, (this.#x >>> 2) + n);
+      else (target as Float32Array).set(this.#floats(false, n));
+      if (c.sumOut) (c.sumOut as Float32Array).set(this.#floats(true, n));
+    } else {
+      target ??= kind.make(n);
+      kind.units(target).set(this.#halves(false, n));
+      if (c.sumOut) kind.units(c.sumOut).set(this.#halves(true, n));
+    }
+    if (c.mean) copyRowStats(module, meanAt, c.mean);
+    if (c.rstd) copyRowStats(module, rstdAt, c.rstd);
+    return target;
+  }
+
+  /**
+   * Runs `rows` rows of c at x (in place) through the core; the other areas as addresses, 0 for
+   * none. Throws the core's refusal as an Error naming c.fn.
+   */
+  #normalize(
+    c: CheckedNorm,
+    rows: number,
+    x: number,
+    params: Params,
+    r: number,
+    bias: number,
+    sum: number,
+    mean: number,
+    rstd: number,
+    scratch: number,
+  ): void {
+    const status = this.heap.module._lnw_normalize(
+      NORMS[c.norm].wire,
+      DTYPE_CODES[c.kind.dtype],
+      rows,
+      c.d,
+      x,
+      x,
+      params.gamma,
+      params.beta,
+      r,
+      bias,
+      sum,
+      mean,
+      rstd,
+      scratch,
+      c.eps,
+    );
+    if (status !== 0) this.heap.check(status, c.fn);
   }
 
   /** Copies a stateless call's gamma/beta (d at most CHUNK) into the parameter area. */
@@ -135,36 +245,24 @@ export class Executor {
       su = c.sumOut && c.kind.units(c.sumOut);
     const meanAt = this.#rowStats,
       rstdAt = this.#rowStats + 8 * STAT_ROWS;
-    // The plain float32 LayerNorm needs no wire struct: its entry point takes plain arguments.
-    const plain = isPlain(c);
     for (let first = 0; first < c.rows; first += perChunk) {
       const n = Math.min(perChunk, c.rows - first);
       const a = first * c.d,
         b = a + n * c.d;
       heap.writeUnits(this.#x, xu.subarray(a, b));
-      if (plain) {
-        heap.check(module._layerNorm(this.#x, this.#x, n, c.d, params.gamma, params.beta, c.eps), c.fn);
-        tu.set(heap.units(tu, this.#x, n * c.d), a);
-        continue;
-      }
       if (ru) heap.writeUnits(this.#r, ru.subarray(a, b));
-      writeWire(module, this.#wire, {
-        norm: c.norm,
-        dtype: DTYPE_CODES[c.kind.dtype],
-        rows: n,
-        d: c.d,
-        x: this.#x,
-        y: this.#x,
-        ...params,
-        residual: ru ? this.#r : 0,
+      this.#normalize(
+        c,
+        n,
+        this.#x,
+        params,
+        ru ? this.#r : 0,
         bias,
-        sumOut: su ? this.#r : 0,
-        mean: c.mean ? meanAt : 0,
-        rstd: c.rstd ? rstdAt : 0,
-        scratch: this.#stage,
-        eps: c.eps,
-      });
-      heap.check(module._normalize(this.#wire), c.fn);
+        su ? this.#r : 0,
+        c.mean ? meanAt : 0,
+        c.rstd ? rstdAt : 0,
+        this.#stage,
+      );
       tu.set(heap.units(tu, this.#x, n * c.d), a);
       if (su) su.set(heap.units(su, this.#r, n * c.d), a);
       if (c.mean) c.mean.set(heap.f64(meanAt, n), first);
@@ -227,23 +325,18 @@ export class Executor {
         const from = row * d;
         heap.writeUnits(block + xAt, xu.subarray(from, from + d));
         if (ru) heap.writeUnits(block + rAt, ru.subarray(from, from + d));
-        writeWire(heap.module, this.#wire, {
-          norm: c.norm,
-          dtype: DTYPE_CODES[kind.dtype],
-          rows: 1,
-          d,
-          x: block + xAt,
-          y: block + xAt,
-          ...params,
-          residual: ru ? block + rAt : 0,
-          bias: call.bias ? block + biasAt : 0,
-          sumOut: su ? block + rAt : 0,
-          mean: call.mean ? block + statsAt : 0,
-          rstd: call.rstd ? block + statsAt + 8 : 0,
-          scratch: stageAt ? block + stageAt : 0,
-          eps: c.eps,
-        });
-        heap.check(heap.module._normalize(this.#wire), c.fn);
+        this.#normalize(
+          c,
+          1,
+          block + xAt,
+          params,
+          ru ? block + rAt : 0,
+          call.bias ? block + biasAt : 0,
+          su ? block + rAt : 0,
+          call.mean ? block + statsAt : 0,
+          call.rstd ? block + statsAt + 8 : 0,
+          stageAt ? block + stageAt : 0,
+        );
         tu.set(heap.units(tu, block + xAt, d), from);
         if (su) su.set(heap.units(su, block + rAt, d), from);
         const s = heap.f64(block + statsAt, 2);
@@ -353,7 +446,8 @@ export class Executor {
   ): void {
     const module = this.heap.module;
     if (norm === 'layernorm' && kind.dtype === 'float32') {
-      this.heap.check(module._layerNorm(x, y, rows, d, params.gamma, params.beta, eps), fn);
+      const status = module._lnw_layernorm(x, y, rows, d, params.gamma, params.beta, eps);
+      if (status !== 0) this.heap.check(status, fn);
       return;
     }
     // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
@@ -362,23 +456,35 @@ export class Executor {
     const wideHalf = d > CHUNK && kind.bytes === 2;
     const stage = wideHalf ? this.heap.allocate(4 * d, `${fn}: the float32 staging of a row of d = ${d} values`) : 0;
     try {
-      writeWire(module, this.#wire, {
-        ...EMPTY_WIRE,
-        norm,
-        dtype: DTYPE_CODES[kind.dtype],
+      const status = module._lnw_normalize(
+        NORMS[norm].wire,
+        DTYPE_CODES[kind.dtype],
         rows,
         d,
         x,
         y,
-        ...params,
-        scratch: wideHalf ? stage : d <= CHUNK ? this.#stage : 0,
+        params.gamma,
+        params.beta,
+        0,
+        0,
+        0,
+        0,
+        0,
+        wideHalf ? stage : d <= CHUNK ? this.#stage : 0,
         eps,
-      });
-      this.heap.check(module._normalize(this.#wire), fn);
+      );
+      if (status !== 0) this.heap.check(status, fn);
     } finally {
       this.heap.free(stage);
     }
   }
+}
+
+/** A call's per-row statistics from the heap at `at` into `out` (one value per row). */
+function copyRowStats(module: LayerNormModule, at: number, out: Float64Array): void {
+  const heap = module.HEAPF64,
+    first = at >>> 3;
+  for (let r = 0; r < out.length; r++) out[r] = heap[first + r];
 }
 
 const EMPTY_WIRE = {

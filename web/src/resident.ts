@@ -1,7 +1,8 @@
 /** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
 import { kindOf, type Kind } from './activations.js';
 import { checkNormCall, type CheckedNorm, type NormKind } from './call.js';
-import type { Params } from './executor.js';
+import { CHUNK, type Params } from './executor.js';
+import { quickCheck } from './quick-check.js';
 import type { CallArrays } from './heap.js';
 import { HeapOwner } from './heap-owner.js';
 import type { Runtime } from './runtime.js';
@@ -20,9 +21,15 @@ export function checkForward(
   out: unknown,
 ): CheckedNorm {
   const fn = 'LayerNorm.forward';
+  const options = { dtype: r.dtype === 'float32' ? undefined : r.dtype, out, eps: r.eps };
+  // A Float32Array or Uint16Array of the norm's kind goes the quick way (quick-check.ts).
+  if (r.dtype === 'float32' ? x instanceof Float32Array : x instanceof Uint16Array) {
+    const c = quickCheck(fn, r.norm, x, r.d, options);
+    if (c) return c;
+  }
   if (r.dtype === 'float32') checkFloat32Array(fn, 'x', x);
   else kindOf(fn, 'x', x, r.dtype);
-  return checkNormCall(fn, r.norm, x, r.d, { dtype: r.dtype === 'float32' ? undefined : r.dtype, out, eps: r.eps });
+  return checkNormCall(fn, r.norm, x, r.d, options);
 }
 
 export class ResidentNorm extends HeapOwner implements LayerNorm {
@@ -31,6 +38,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
   readonly dtype: DType;
   readonly #kind: Kind;
   readonly #what: string;
+  readonly #plain: boolean;
 
   constructor(
     runtime: Runtime,
@@ -58,6 +66,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     this.dtype = kind.dtype;
     this.#kind = kind;
     this.#what = norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm';
+    this.#plain = norm === 'layernorm' && kind.dtype === 'float32';
   }
 
   #params(fn: string): Params {
@@ -70,6 +79,26 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
 
   forward<A extends ActivationArray = Float32Array>(x: A, out?: A): A {
     const params = this.#params('forward');
+    // The per-token call: a float32 LayerNorm of plain live arrays that fit the chunk goes straight
+    // to the kernel (what checkForward would accept, checked in a few comparisons).
+    if (this.#plain && x instanceof Float32Array && ArrayBuffer.isView(x)) {
+      const n = x.length;
+      if (
+        n > 0 &&
+        n <= CHUNK &&
+        n % this.d === 0 &&
+        (out === undefined || (out instanceof Float32Array && ArrayBuffer.isView(out) && out.length === n))
+      ) {
+        return this.runtime.executor.plain(
+          x,
+          (out ?? null) as Float32Array | null,
+          n / this.d,
+          this.d,
+          params,
+          this.eps,
+        ) as A;
+      }
+    }
     const call = checkForward(this, x, out);
     return this.runtime.normalize(call, params) as A;
   }

@@ -13,10 +13,11 @@ import {
   type CheckedNorm,
   type NormKind,
 } from './call.js';
-import { CHUNK, Executor, type Params } from './executor.js';
+import { CHUNK, Executor, STAT_ROWS, type Params } from './executor.js';
 import { halfBitsToFloat32 } from './half.js';
 import type { Heap } from './heap.js';
 import { layerNormalization } from './onnx.js';
+import { quickCheck } from './quick-check.js';
 import { ResidentNorm } from './resident.js';
 import { Tensor } from './tensor.js';
 import type {
@@ -56,11 +57,14 @@ export class Runtime implements LayerNormRuntime {
   }
 
   layerNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: LayerNormCallOptions<A>): A {
-    return this.normalize(checkNormCall('layerNorm', 'layernorm', x, d, options), null) as A;
+    const c =
+      quickCheck('layerNorm', 'layernorm', x, d, options) ?? checkNormCall('layerNorm', 'layernorm', x, d, options);
+    return this.normalize(c, null) as A;
   }
 
   rmsNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: RmsNormCallOptions<A>): A {
-    return this.normalize(checkNormCall('rmsNorm', 'rmsnorm', x, d, options), null) as A;
+    const c = quickCheck('rmsNorm', 'rmsnorm', x, d, options) ?? checkNormCall('rmsNorm', 'rmsnorm', x, d, options);
+    return this.normalize(c, null) as A;
   }
 
   layerNormalization<A extends ActivationArray = Float32Array>(
@@ -162,9 +166,12 @@ export class Runtime implements LayerNormRuntime {
   /** Runs a checked call; `resident` holds a LayerNorm object's gain and bias in the heap. */
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
     if (c.rows === 0) return c.out ?? c.kind.make(0);
-    if (isPlain(c) && c.rows * c.d <= CHUNK) {
-      const params = resident ?? this.#executor.stageParams(c.d, c.gamma, c.beta);
-      return this.#executor.plain(c.x as Float32Array, c.out as Float32Array | null, c.rows, c.d, params, c.eps);
+    if (c.rows * c.d <= CHUNK) {
+      if (isPlain(c)) {
+        const params = resident ?? this.#executor.stageParams(c.d, c.gamma, c.beta);
+        return this.#executor.plain(c.x as Float32Array, c.out as Float32Array | null, c.rows, c.d, params, c.eps);
+      }
+      if (c.rows <= STAT_ROWS || (!c.mean && !c.rstd)) return this.#executor.small(c, resident);
     }
     return this.#executor.run(c, resident);
   }

@@ -1,7 +1,7 @@
 /**
  * A call as the C++ core takes it (cpp/bindings/embind.cc's WireCall): 14 32-bit fields, heap
  * addresses 0 for "not used", then eps as a double at byte 56. Written into the runtime's own
- * reserved bytes before `_normalize` / `_statistics` / `_stages`.
+ * reserved bytes before `_statistics` / `_stages` (the normalizing calls take plain arguments).
  */
 import { NORMS, type NormKind } from './norms.js';
 import type { LayerNormModule } from './wasm/module.js';

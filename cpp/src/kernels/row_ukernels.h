@@ -11,7 +11,9 @@
 #define LAYERNORM_KERNELS_ROW_UKERNELS_H_
 
 #include <cstddef>
+#include <cstdint>
 
+#include "kernels/half.h"
 #include "kernels/inline.h"
 #include "kernels/io.h"
 #include "kernels/ukernels.h"
@@ -59,8 +61,8 @@ struct RowUkernels {
 
   // The last d % 8 elements, folded into the vector accumulators.
   template <bool kShift>
-  static void FinishSums(const T* tail, std::size_t n, double shift, F64 s1, F64 s2, double* sum,
-                         double* squares) {
+  LAYERNORM_INLINE static void FinishSums(const T* tail, std::size_t n, double shift, F64 s1,
+                                          F64 s2, double* sum, double* squares) {
     double t1 = 0.0, t2 = 0.0;
     for (std::size_t j = 0; j < n; ++j) {
       const double v = static_cast<double>(Io::Get(tail + j));
@@ -72,7 +74,8 @@ struct RowUkernels {
     *squares = (Ops::Lane0(s2) + Ops::Lane1(s2)) + t2;
   }
 
-  static void FinishSquares(const T* tail, std::size_t n, F64 s2, double* squares) {
+  LAYERNORM_INLINE static void FinishSquares(const T* tail, std::size_t n, F64 s2,
+                                             double* squares) {
     double t2 = 0.0;
     for (std::size_t j = 0; j < n; ++j) {
       const double v = static_cast<double>(Io::Get(tail + j));
@@ -90,6 +93,35 @@ struct RowUkernels {
       SumsStep<kShift>(p, k, &s1, &s2);
     }
     FinishSums<kShift>(p, d & 7, shift, s1, s2, sum, squares);
+  }
+
+  // Sums<false> of the row (kSquares: only its squares, RMSNorm's), and the largest |gain_j| (as
+  // bits: a NaN is above +Inf) from the same loop: the schedule's first row of a call whose gain is
+  // checked (src/schedule.h).
+  template <bool kSquares>
+  static void SumsAndMaxAbs(const void* row, std::size_t d, const float* gain, double* sum,
+                            double* squares, float* max_abs_gain) {
+    const T* p = static_cast<const T*>(row);
+    const float* g = gain;
+    const F64 zero = Ops::Splat64(0.0);
+    F64 s1 = zero, s2 = zero;
+    F32 m = Ops::Splat32(0.0f);
+    for (const T* end = p + (d & ~std::size_t{7}); p != end; p += 8, g += 8) {
+      if constexpr (kSquares) {
+        SquaresStep(p, &s2);
+      } else {
+        SumsStep<false>(p, zero, &s1, &s2);
+      }
+      m = Ops::MaxAbsBits(Ops::MaxAbsBits(m, Ops::Load(g)), Ops::Load(g + 4));
+    }
+    if constexpr (kSquares) {
+      FinishSquares(p, d & 7, s2, squares);
+    } else {
+      FinishSums<false>(p, d & 7, 0.0, s1, s2, sum, squares);
+    }
+    float top = Ops::MaxLane(m);
+    for (std::size_t j = 0; j < (d & 7); ++j) top = MaxAbsScalar(top, g[j]);
+    *max_abs_gain = top;
   }
 
   static void Squares(const void* row, std::size_t d, double* squares) {
@@ -146,10 +178,10 @@ struct RowUkernels {
       SquaresStep(x, s2);
       x += 8;
     }
-    void Finish(std::size_t n, F64 s1, F64 s2, double* sum, double* squares) {
+    LAYERNORM_INLINE void Finish(std::size_t n, F64 s1, F64 s2, double* sum, double* squares) {
       FinishSums<false>(x, n, 0.0, s1, s2, sum, squares);
     }
-    void FinishSquares(std::size_t n, F64 s2, double* squares) {
+    LAYERNORM_INLINE void FinishSquares(std::size_t n, F64 s2, double* squares) {
       RowUkernels::FinishSquares(x, n, s2, squares);
     }
   };
@@ -242,27 +274,32 @@ struct RowUkernels {
 
   // The wide path keeps the gain and bias in double too, so each output is rounded once: the
   // normalized value of an extreme row may itself be subnormal, and rounding it to float32 before
-  // a large gain would multiply that rounding error. kCenter = false is RMSNorm's (mean 0).
-  template <bool kCenter, bool kGamma, bool kBeta>
+  // a large gain would multiply that rounding error; and a gain near the float32 maximum that a
+  // bias brings back into range does not overflow there. It centres on the mean's pair,
+  // (x - shift) - mean_shift (plan.h). kCenter = false is RMSNorm's (mean 0).
+  // (One body for every gain and bias: the wide path is for rare rows, and a copy per combination
+  // cost 1.2 kB of module.)
+  template <bool kCenter>
   static void Wide(const RowParams& p, const T* x, T* y, std::size_t d) {
-    const F64 mean = Ops::Splat64(p.mean);
+    const F64 shift = Ops::Splat64(p.shift);
+    const F64 mean_shift = Ops::Splat64(p.mean_shift);
     const F64 rstd = Ops::Splat64(p.rstd);
     std::size_t j = 0;
     for (; j + 4 <= d; j += 4) {
       const F32 v = Io::Load4(x + j);
       F64 lo = Ops::PromoteLo(v), hi = Ops::PromoteHi(v);
       if constexpr (kCenter) {
-        lo = Ops::Sub64(lo, mean);
-        hi = Ops::Sub64(hi, mean);
+        lo = Ops::Sub64(Ops::Sub64(lo, shift), mean_shift);
+        hi = Ops::Sub64(Ops::Sub64(hi, shift), mean_shift);
       }
       lo = Ops::Mul64(lo, rstd);
       hi = Ops::Mul64(hi, rstd);
-      if constexpr (kGamma) {
+      if (p.gamma) {
         const F32 g = Ops::Load(p.gamma + j);
         lo = Ops::Mul64(lo, Ops::PromoteLo(g));
         hi = Ops::Mul64(hi, Ops::PromoteHi(g));
       }
-      if constexpr (kBeta) {
+      if (p.beta) {
         const F32 b = Ops::Load(p.beta + j);
         lo = Ops::Add64(lo, Ops::PromoteLo(b));
         hi = Ops::Add64(hi, Ops::PromoteHi(b));
@@ -271,34 +308,54 @@ struct RowUkernels {
     }
     for (; j < d; ++j) {
       double t = static_cast<double>(Io::Get(x + j));
-      if constexpr (kCenter) t = t - p.mean;
+      if constexpr (kCenter) t = (t - p.shift) - p.mean_shift;
       t = t * p.rstd;
-      if constexpr (kGamma) t = t * static_cast<double>(p.gamma[j]);
-      if constexpr (kBeta) t = t + static_cast<double>(p.beta[j]);
+      if (p.gamma) t = t * static_cast<double>(p.gamma[j]);
+      if (p.beta) t = t + static_cast<double>(p.beta[j]);
       Io::Put(y + j, static_cast<float>(t));
     }
   }
 
   // ---- RMSNorm rows: x̂ = x * rstd, then the gain
 
+  // With a gain, x̂ is formed 2^64 times too large and the product scaled back by that power of two
+  // (exact unless the output is subnormal, rounded once more then): an element far below the
+  // row's root mean square has a subnormal x̂, and rounding it before a large gain multiplies that
+  // error (1e-40 among ones, gain 1000: 24 units). LayerNorm's x - mean is not that small on a
+  // fast row. plan.h keeps 2^64 * |gamma * x̂| finite (GainMayOverflow) and rstd * 2^64 is below
+  // 2^124 on a fast row.
+  static constexpr float kRmsUp = 0x1p64f;
+  static constexpr float kRmsDown = 0x1p-64f;
+
   template <bool kGamma, class Next>
   static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
                           double* squares) {
     const float* gamma = p.gamma;
-    const F32 rstd = Ops::Splat32(p.rstd32);
+    const float r = kGamma ? p.rstd32 * kRmsUp : p.rstd32;
+    const F32 rstd = Ops::Splat32(r);
+    const F32 down = Ops::Splat32(kRmsDown);
     F64 s2 = Ops::Splat64(0.0);
     const T* const end = x + d;
     for (const T* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
       F32 a, b;
       Io::Load8(x, &a, &b);
-      Io::Store8(y, AffineVec<kGamma, false>(Ops::Mul32(a, rstd), gamma, nullptr, 0),
-                 AffineVec<kGamma, false>(Ops::Mul32(b, rstd), gamma, nullptr, 4));
-      if constexpr (kGamma) gamma += 8;
+      a = AffineVec<kGamma, false>(Ops::Mul32(a, rstd), gamma, nullptr, 0);
+      b = AffineVec<kGamma, false>(Ops::Mul32(b, rstd), gamma, nullptr, 4);
+      if constexpr (kGamma) {
+        a = Ops::Mul32(a, down);
+        b = Ops::Mul32(b, down);
+        gamma += 8;
+      }
+      Io::Store8(y, a, b);
       next.StepSquares(&s2);
     }
     for (; x != end; ++x, ++y) {
-      Io::Put(y, Affine<kGamma, false>(Io::Get(x) * p.rstd32, gamma, nullptr));
-      if constexpr (kGamma) ++gamma;
+      float t = Affine<kGamma, false>(Io::Get(x) * r, gamma, nullptr);
+      if constexpr (kGamma) {
+        t *= kRmsDown;
+        ++gamma;
+      }
+      Io::Put(y, t);
     }
     next.FinishSquares(d & 7, s2, squares);
   }
@@ -322,6 +379,22 @@ struct RowUkernels {
     for (; j < n; ++j) Io::Put(y + j, in[j]);
   }
 
+  // ---- the largest |gamma_j| of a call (plan.h, GainMayOverflow)
+
+  static float MaxAbs(const float* v, std::size_t n) {
+    F32 acc = Ops::Splat32(0.0f);
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) acc = Ops::MaxAbsBits(acc, Ops::Load(v + j));
+    float m = Ops::MaxLane(acc);
+    for (; j < n; ++j) m = MaxAbsScalar(m, v[j]);
+    return m;
+  }
+  // The larger of m and |v| by their bits, so a NaN (above +Inf) wins as in the vector lanes.
+  static float MaxAbsScalar(float m, float v) {
+    const std::uint32_t a = FloatBits(v) & 0x7fffffffu;
+    return a > FloatBits(m) ? BitsFloat(a) : m;
+  }
+
   // ---- the residual add of a fused call
 
   // One row's h = (x + r) + bias on its own: AddNext's formation, without the sums.
@@ -341,9 +414,9 @@ struct RowUkernels {
                             double* sum, double* squares) {
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
+    // (A bias without a gain, which no model has, takes the wide path: plan.h.)
     if (p.gamma && p.beta) return LayerNormFast<true, true>(p, x, y, d, next, sum, squares);
     if (p.gamma) return LayerNormFast<true, false>(p, x, y, d, next, sum, squares);
-    if (p.beta) return LayerNormFast<false, true>(p, x, y, d, next, sum, squares);
     return LayerNormFast<false, false>(p, x, y, d, next, sum, squares);
   }
   template <class Next>
@@ -380,19 +453,11 @@ struct RowUkernels {
                                     double* squares) {
     RmsNormWith(p, x, y, d, AddNext{xn, rn, bias, hn}, squares);
   }
-  static void LayerNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
-    if (p.gamma && p.beta) return Wide<true, true, true>(p, x, y, d);
-    if (p.gamma) return Wide<true, true, false>(p, x, y, d);
-    if (p.beta) return Wide<true, false, true>(p, x, y, d);
-    return Wide<true, false, false>(p, x, y, d);
+  static void LayerNormWideRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    Wide<true>(p, static_cast<const T*>(x), static_cast<T*>(y), d);
   }
-  static void RmsNormWideRow(const RowParams& p, const void* xv, void* yv, std::size_t d) {
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
-    if (p.gamma) return Wide<false, true, false>(p, x, y, d);
-    return Wide<false, false, false>(p, x, y, d);
+  static void RmsNormWideRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    Wide<false>(p, static_cast<const T*>(x), static_cast<T*>(y), d);
   }
 };
 

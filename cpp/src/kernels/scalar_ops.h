@@ -49,6 +49,20 @@ struct ScalarOps {
   }
   LAYERNORM_INLINE static double Lane0(F64 a) { return a.v[0]; }
   LAYERNORM_INLINE static double Lane1(F64 a) { return a.v[1]; }
+  LAYERNORM_INLINE static F32 MaxAbsBits(F32 acc, F32 v) {
+    for (int i = 0; i < 4; ++i) {
+      const std::uint32_t a = FloatBits(v.v[i]) & 0x7fffffffu;
+      if (a > FloatBits(acc.v[i])) acc.v[i] = BitsFloat(a);
+    }
+    return acc;
+  }
+  LAYERNORM_INLINE static float MaxLane(F32 a) {
+    float m = a.v[0];
+    for (int i = 1; i < 4; ++i) {
+      if (FloatBits(a.v[i]) > FloatBits(m)) m = a.v[i];
+    }
+    return m;
+  }
 
   // float16 and bfloat16 lane by lane, with half.h's conversions.
   LAYERNORM_INLINE static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {

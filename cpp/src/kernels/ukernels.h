@@ -20,14 +20,24 @@ namespace layernorm::kernels {
 // and the 16-bit types add no row micro-kernels of their own to the module.
 constexpr std::size_t kStageFloats = 4096;
 
+// A row's statistics as the kernels keep them: the mean as the unevaluated pair shift + mean_shift
+// (src/plan.h says why it is never rounded to one double), the variance and rstd.
+struct Moments {
+  double shift;       // K: a value of the row, or 0
+  double mean_shift;  // the mean of x - K
+  double variance;
+  double rstd;
+};
+
 // One row's normalization, as the operator planned it (src/plan.h).
 struct RowParams {
   // Fast path: x̂ = ((x - mu_hi) - mu_lo) * rstd32 in float32 (RMSNorm: x * rstd32).
   float mu_hi;
   float mu_lo;
   float rstd32;
-  // Wide path: x̂ = (x - mean) * rstd in double, then the gain and bias in double too.
-  double mean;
+  // Wide path: x̂ = ((x - shift) - mean_shift) * rstd in double, then the gain and bias in double.
+  double shift;
+  double mean_shift;
   double rstd;
   const float* gamma;  // null: ones
   const float* beta;   // null: zeros (RMSNorm: always null)
@@ -46,7 +56,7 @@ using NormalizeRowsFn = void (*)(const NormCall& call, const void* x, void* y, s
 using NormalizeResidualRowsFn = void (*)(const NormCall& call, const void* x, const void* r,
                                          void* h, void* y, std::size_t first, std::size_t rows);
 // The statistics of one row of a call.
-using StatisticsFn = RowStats (*)(const NormCall& call, const void* row);
+using StatisticsFn = Moments (*)(const NormCall& call, const void* row);
 
 // Everything for one element type on one ISA.
 struct TypeUkernels {

@@ -45,25 +45,65 @@ struct WasmSimdOps {
   }
   LAYERNORM_INLINE static double Lane0(F64 a) { return wasm_f64x2_extract_lane(a, 0); }
   LAYERNORM_INLINE static double Lane1(F64 a) { return wasm_f64x2_extract_lane(a, 1); }
+  // acc, lane by lane, raised to |v| when that is larger as bits (a NaN is above +Inf).
+  LAYERNORM_INLINE static F32 MaxAbsBits(F32 acc, F32 v) {
+    return wasm_u32x4_max(acc, wasm_v128_and(v, U32(0x7fffffffu)));
+  }
+  // The largest lane as bits (of lanes that MaxAbsBits made non-negative).
+  LAYERNORM_INLINE static float MaxLane(F32 a) {
+    const v128_t m = wasm_u32x4_max(a, wasm_i32x4_shuffle(a, a, 2, 3, 0, 1));
+    return wasm_f32x4_extract_lane(wasm_u32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2)), 0);
+  }
 
   // float16 and bfloat16, 8 values per 128-bit load or store, with the rounding and NaN rules of
   // half.h (their only users are the staging, the statistics and the residual add: 16-bit rows
   // are normalized as float32, src/schedule.h). What can be done on all 8 values at once (16-bit
   // lanes: signs, masks, the narrowing) is; only the float arithmetic needs 32-bit lanes.
+  // Each half becomes a float32's upper 16 bits (sign, exponent, 7 mantissa bits: an arithmetic
+  // shift by 3 on 16-bit lanes, the three copies of the sign masked off) and lower 16 (the last 3
+  // mantissa bits, shifted up by 13); that float32 times 2^112 is the half's value: the exponent
+  // rebiased, a subnormal half (a subnormal float32 before the multiply) normalized, exactly.
+  // Inf and NaN come out of the multiply as 2^16 or more with their mantissa intact, and take the
+  // all-ones exponent after it (before, a signaling NaN would be quieted). 13 integer operations
+  // and 2 multiplies for 8 values.
   LAYERNORM_INLINE static void LoadF16x8(const std::uint16_t* p, F32* lo, F32* hi) {
     const v128_t h = wasm_v128_load(p);
-    const v128_t sign = wasm_v128_and(h, wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
-    const v128_t em = wasm_v128_xor(h, sign);
-    const v128_t special = wasm_i16x8_gt(em, wasm_i16x8_splat(0x7bff));  // Inf or NaN
+    const v128_t top =
+        wasm_v128_and(wasm_i16x8_shr(h, 3), wasm_i16x8_splat(static_cast<std::int16_t>(0x8fff)));
+    const v128_t bottom = wasm_i16x8_shl(h, 13);
+    const v128_t special = wasm_v128_and(
+        wasm_i16x8_gt(wasm_v128_and(h, wasm_i16x8_splat(0x7fff)), wasm_i16x8_splat(0x7bff)),
+        wasm_i16x8_splat(0x7f80));
     const v128_t zero = wasm_i32x4_splat(0);
-    *lo = HalfToFloat(wasm_i16x8_shuffle(em, zero, 0, 8, 1, 9, 2, 10, 3, 11),
-                      wasm_i16x8_shuffle(special, special, 0, 0, 1, 1, 2, 2, 3, 3),
-                      wasm_i16x8_shuffle(zero, sign, 0, 8, 1, 9, 2, 10, 3, 11));
-    *hi = HalfToFloat(wasm_i16x8_shuffle(em, zero, 4, 12, 5, 13, 6, 14, 7, 15),
-                      wasm_i16x8_shuffle(special, special, 4, 4, 5, 5, 6, 6, 7, 7),
-                      wasm_i16x8_shuffle(zero, sign, 4, 12, 5, 13, 6, 14, 7, 15));
+    const v128_t rebias = wasm_f32x4_splat(0x1p112f);
+    *lo = wasm_v128_or(
+        wasm_f32x4_mul(wasm_i16x8_shuffle(bottom, top, 0, 8, 1, 9, 2, 10, 3, 11), rebias),
+        wasm_i16x8_shuffle(zero, special, 0, 8, 1, 9, 2, 10, 3, 11));
+    *hi = wasm_v128_or(
+        wasm_f32x4_mul(wasm_i16x8_shuffle(bottom, top, 4, 12, 5, 13, 6, 14, 7, 15), rebias),
+        wasm_i16x8_shuffle(zero, special, 4, 12, 5, 13, 6, 14, 7, 15));
   }
+
+  // Outputs are almost always normal float16 values: then each rounds to nearest even with
+  // integer operations alone, and the rounded bits themselves say whether it was one (from 0x0400,
+  // the smallest normal, to 0x7bff, the largest; a subnormal, zero, overflowing or non-finite
+  // value lands outside, the saturating narrowing included). Any such lane sends the 8 through
+  // the exact general conversion. ~19 operations for 8 values where that one takes ~31.
   LAYERNORM_INLINE static void StoreF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+    const v128_t magnitude =
+        wasm_u16x8_narrow_i32x4(NormalHalf(wasm_v128_and(lo, U32(0x7fffffffu))),
+                                NormalHalf(wasm_v128_and(hi, U32(0x7fffffffu))));
+    const v128_t above_smallest = wasm_i16x8_sub(magnitude, wasm_i16x8_splat(0x0400));
+    if (wasm_v128_any_true(wasm_u16x8_gt(above_smallest, wasm_i16x8_splat(0x7bff - 0x0400)))) {
+      return StoreF16x8Exact(p, lo, hi);
+    }
+    // The sign: the top bit of each float's upper half.
+    const v128_t sign = wasm_v128_and(wasm_i16x8_shuffle(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15),
+                                      wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
+    wasm_v128_store(p, wasm_v128_or(magnitude, sign));
+  }
+  // (Rare: a function of its own rather than a copy in every loop that stores.)
+  __attribute__((noinline)) static void StoreF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t magnitude = wasm_i16x8_narrow_i32x4(HalfMagnitude(lo), HalfMagnitude(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
@@ -77,7 +117,13 @@ struct WasmSimdOps {
     *lo = wasm_i16x8_shuffle(zero, b, 0, 8, 1, 9, 2, 10, 3, 11);
     *hi = wasm_i16x8_shuffle(zero, b, 4, 12, 5, 13, 6, 14, 7, 15);
   }
+  // The rounding carries the sign along; only a NaN (which the rounding could turn into Inf) needs
+  // the general path.
   LAYERNORM_INLINE static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
+    if (wasm_v128_any_true(wasm_v128_or(IsNaN(lo), IsNaN(hi)))) return StoreBF16x8Exact(p, lo, hi);
+    wasm_v128_store(p, wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi)));
+  }
+  __attribute__((noinline)) static void StoreBF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
     const v128_t rounded = wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi));
     const v128_t nan = wasm_i16x8_narrow_i32x4(IsNaN(lo), IsNaN(hi));
     const v128_t sign = wasm_i16x8_narrow_i32x4(SignBit(lo), SignBit(hi));
@@ -88,15 +134,6 @@ struct WasmSimdOps {
  private:
   LAYERNORM_INLINE static v128_t U32(std::uint32_t u) {
     return wasm_i32x4_splat(static_cast<std::int32_t>(u));
-  }
-
-  // half.h's F16ToF32 on four lanes: em (the value without its sign, moved up 13 bits and scaled
-  // by 2^112, which rebiases the exponent and normalizes a subnormal), Inf/NaN given the float's
-  // all-ones exponent (their scaled value, 2^16 or more, already has its low exponent bits set),
-  // and the sign in the top bit.
-  LAYERNORM_INLINE static F32 HalfToFloat(v128_t em, v128_t special, v128_t sign) {
-    const v128_t finite = wasm_f32x4_mul(wasm_i32x4_shl(em, 13), wasm_f32x4_splat(0x1p112f));
-    return wasm_v128_or(wasm_v128_or(finite, wasm_v128_and(special, U32(0x7f800000u))), sign);
   }
 
   // The float16 bits of |f| (finite f), rounded to nearest even by a float32 addition: |f| is
@@ -112,6 +149,14 @@ struct WasmSimdOps {
     const v128_t sum = wasm_f32x4_add(wasm_i32x4_add(exponent, U32(0x07800000u)), scaled);
     return wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(sum, 13), U32(0x7c00u)),
                           wasm_v128_and(sum, U32(0x0fffu)));
+  }
+
+  // |f|'s float16 bits where they are normal: the exponent rebiased by -112, the mantissa rounded
+  // to 10 bits, to nearest even (a carry moves into the exponent). Other magnitudes give values
+  // outside [0x0400, 0x7bff] (below 2^-14 the rebiasing wraps around to the top).
+  LAYERNORM_INLINE static v128_t NormalHalf(v128_t a) {
+    const v128_t odd = wasm_v128_and(wasm_u32x4_shr(a, 13), U32(1u));
+    return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(a, U32(0x0fffu - 0x38000000u)), odd), 13);
   }
 
   // The bfloat16 bits of f (not NaN), rounded to nearest even.

@@ -1,13 +1,31 @@
-/** The raw Embind module built from cpp/bindings/embind.cc. Internal: use the façade. */
+/** The raw module built from cpp/bindings/embind.cc. Internal: use the façade. */
 export interface LayerNormModule {
   HEAPU8: Uint8Array;
+  HEAPU16: Uint16Array;
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  _layerNorm(x: number, y: number, rows: number, d: number, gamma: number, beta: number, eps: number): number;
-  /** Any call, described by a WireCall at `wire` (web/src/wire.ts). */
-  _normalize(wire: number): number;
+  /** The float32 LayerNorm (a plain wasm export, as is _lnw_normalize); addresses 0 for null. */
+  _lnw_layernorm(x: number, y: number, rows: number, d: number, gamma: number, beta: number, eps: number): number;
+  /** Any call, each NormCall field an argument (norm and dtype by their wire codes). */
+  _lnw_normalize(
+    norm: number,
+    dtype: number,
+    rows: number,
+    d: number,
+    x: number,
+    y: number,
+    gamma: number,
+    beta: number,
+    residual: number,
+    bias: number,
+    sumOut: number,
+    mean: number,
+    rstd: number,
+    scratch: number,
+    eps: number,
+  ): number;
   /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
   _statistics(wire: number, stats: number): number;
   /** One row's stats and six stage vectors of d floats (input, sum, centered, normalized, scaled, output). */
