@@ -3,14 +3,14 @@
  * dropped undisposed, the runtime's FinalizationRegistry frees the block after garbage collection.
  */
 import { DisposedError } from './errors.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeCore } from './runtime-core.js';
 
 export abstract class HeapOwner {
   #ptr: number; // 0: owns nothing (still disposable); -1: disposed
   readonly #token = {};
 
   constructor(
-    protected readonly runtime: Runtime,
+    protected readonly runtime: RuntimeCore,
     ptr: number,
   ) {
     this.#ptr = ptr;

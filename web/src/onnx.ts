@@ -7,7 +7,7 @@
 import { kindOf } from './activations.js';
 import { checkNormCall, dtypeOption } from './call.js';
 import { describe } from './errors.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeCore } from './runtime-core.js';
 import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
 import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
 
@@ -94,7 +94,7 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
 }
 
 export function layerNormalization<A extends ActivationArray>(
-  runtime: Runtime,
+  runtime: RuntimeCore,
   x: A,
   shape: readonly number[],
   options?: LayerNormalizationOptions,

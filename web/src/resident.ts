@@ -3,9 +3,9 @@ import { kindOf, type Kind } from './activations.js';
 import { checkNormCall, type CheckedNorm, type NormKind } from './call.js';
 import { CHUNK, type Params } from './executor.js';
 import { quickCheck } from './quick-check.js';
+import type { RuntimeCore } from './runtime-core.js';
 import type { CallArrays } from './heap.js';
 import { HeapOwner } from './heap-owner.js';
-import type { Runtime } from './runtime.js';
 import { Tensor } from './tensor.js';
 import type { ActivationArray, DType, LayerNorm, TensorArray, WasmTensor } from './types.js';
 import { checkFloat32Array } from './validate.js';
@@ -41,7 +41,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
   readonly #plain: boolean;
 
   constructor(
-    runtime: Runtime,
+    runtime: RuntimeCore,
     readonly norm: NormKind,
     kind: Kind,
     readonly d: number,

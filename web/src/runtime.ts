@@ -19,6 +19,7 @@ import type { Heap } from './heap.js';
 import { layerNormalization } from './onnx.js';
 import { quickCheck } from './quick-check.js';
 import { ResidentNorm } from './resident.js';
+import type { RuntimeCore } from './runtime-core.js';
 import { Tensor } from './tensor.js';
 import type {
   ActivationArray,
@@ -43,7 +44,7 @@ import type {
 import { checkEps, checkOptions, checkParam, checkRows, checkWidth, numberError } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
 
-export class Runtime implements LayerNormRuntime {
+export class Runtime implements LayerNormRuntime, RuntimeCore {
   readonly kernel: string;
   readonly #executor: Executor;
   readonly #finalizer = new FinalizationRegistry<number>((ptr) => this.heap.free(ptr));
@@ -145,7 +146,7 @@ export class Runtime implements LayerNormRuntime {
     return this.heap.module._heapInUse();
   }
 
-  // ---- internals shared with the resident norms and tensors
+  // ---- RuntimeCore: what the resident norms, tensors and layerNormalization use (runtime-core.ts)
 
   get heap(): Heap {
     return this.#executor.heap;

@@ -2,7 +2,7 @@
 import { kindForDType, type Kind } from './activations.js';
 import { describe } from './errors.js';
 import { HeapOwner } from './heap-owner.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeCore } from './runtime-core.js';
 import type { DType, TensorArray, WasmTensor } from './types.js';
 import { checkElements, checkNumbers, numberError } from './validate.js';
 
@@ -18,7 +18,7 @@ export class Tensor extends HeapOwner implements WasmTensor<TensorArray> {
   readonly #kind: Kind;
 
   constructor(
-    runtime: Runtime,
+    runtime: RuntimeCore,
     readonly rows: number,
     readonly d: number,
     readonly dtype: DType,
@@ -32,7 +32,7 @@ export class Tensor extends HeapOwner implements WasmTensor<TensorArray> {
     this.#kind = kind;
   }
 
-  static unwrap(fn: string, name: string, t: unknown, runtime: Runtime): TensorAddress {
+  static unwrap(fn: string, name: string, t: unknown, runtime: RuntimeCore): TensorAddress {
     if (!(t instanceof Tensor))
       throw new TypeError(`${fn}: ${name} must be a WasmTensor from allocate(), got ${describe(t)}`);
     if (t.runtime !== runtime)
