@@ -3,22 +3,27 @@
 // JS, CSS and HTML alike; Markdown and data are not source), and no import cycle among the
 // JavaScript and TypeScript modules (type-only imports count: a cycle of types still means two
 // files that cannot be read, or moved, one without the other).
-// Usage: node web/scripts/structure.mjs   (exit 1 listing every problem)
+// Usage: node web/scripts/structure.mjs [DIR]   (DIR: a git checkout, default this repository;
+// exit 1 listing every problem)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { root } from './common.mjs';
 
 export const MAX_LINES = 600;
 const SOURCE = /\.(cc|h|inc|ts|tsx|mts|mjs|js|jsx|css|html|cmake)$|(^|\/)CMakeLists\.txt$/;
 const MODULE = /\.(ts|tsx|mts|mjs|js|jsx)$/;
 
-const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
-  cwd: root,
-  encoding: 'utf8',
-})
-  .split('\n')
-  .filter((f) => SOURCE.test(f) && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
+/** The source files of the checkout `dir` (tracked, or new and not ignored), relative to it. */
+export function sourceFiles(dir) {
+  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: dir,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((f) => SOURCE.test(f) && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
+}
 
 /** Files longer than the limit, as "path: N lines". */
 export function longFiles(paths, read) {
@@ -48,7 +53,10 @@ function resolveSpecifier(from, spec, known) {
   return candidates.find((c) => known.has(c)) ?? null;
 }
 
-/** Every import cycle (strongly connected component of more than one module, or a self-import). */
+/**
+ * Every import cycle (strongly connected component of more than one module, or a self-import), as
+ * one cycle through it (cyclePath).
+ */
 export function importCycles(paths, read) {
   const known = new Set(paths);
   const edges = new Map();
@@ -101,25 +109,70 @@ export function importCycles(paths, read) {
           onStack.delete(w);
           component.push(w);
         } while (w !== v);
-        if (component.length > 1 || edges.get(v).has(v)) cycles.push(component.sort());
+        if (component.length > 1 || edges.get(v).has(v)) cycles.push(cyclePath(component.sort(), edges));
       }
     }
   }
   return cycles;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const read = (f) => readFileSync(join(root, f), 'utf8');
-  const problems = [
-    ...longFiles(files, read),
-    ...importCycles(
-      files.filter((f) => MODULE.test(f)),
-      read,
-    ).map((c) => `import cycle: ${c.join(' ↔ ')}`),
+/**
+ * One cycle through a strongly connected component, in import order, as "a → b → … → a" (the
+ * imports to cut are among its arrows), then the component's other modules.
+ */
+function cyclePath(component, edges) {
+  const members = new Set(component);
+  const start = component[0];
+  const from = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift();
+    for (const w of edges.get(v)) {
+      if (w === start) {
+        const path = [start];
+        for (let u = v; u !== start; u = from.get(u)) path.splice(1, 0, u);
+        const others = component.filter((m) => !path.includes(m));
+        const rest = others.length ? `; also caught in it: ${others.join(', ')}` : '';
+        return `${[...path, start].join(' → ')}${rest}`;
+      }
+      if (members.has(w) && !from.has(w)) {
+        from.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return component.join(' ↔ ');
+}
+
+/** Every problem with the shape of the checkout `dir`, each one line; none when it is clean. */
+export function structureProblems(dir = root) {
+  const files = sourceFiles(dir);
+  const read = (f) => readFileSync(join(dir, f), 'utf8');
+  const modules = files.filter((f) => MODULE.test(f));
+  return [
+    ...longFiles(files, read).map((p) => `${p}: split it into files with one job each`),
+    ...importCycles(modules, read).map((c) => `import cycle: ${c}`),
   ];
+}
+
+/**
+ * Checks the checkout `dir`: prints what is wrong (to stderr) or that it is clean, and returns
+ * whether it is clean.
+ */
+export function checkStructure(dir = root) {
+  const problems = structureProblems(dir);
   if (problems.length) {
-    console.error(`The code base's shape (web/scripts/structure.mjs):\n- ${problems.join('\n- ')}`);
-    process.exit(1);
+    console.error(
+      `The code base's shape (web/scripts/structure.mjs) has ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n- ${problems.join('\n- ')}\n` +
+        `No source file may be over ${MAX_LINES} lines, and no module may import itself through others: ` +
+        'move what both sides of a cycle need into a module they both import, or pass it in.',
+    );
+    return false;
   }
   console.log(`Structure is clean: no source file over ${MAX_LINES} lines, no import cycle.`);
+  return true;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exit(checkStructure(resolve(process.argv[2] ?? root)) ? 0 : 1);
 }

@@ -1,0 +1,97 @@
+// web/scripts/structure.mjs, which `npm run lint` runs: it fails on an import cycle and on a source
+// file over 600 lines, naming each, and passes on this repository. The made-up checkouts are git
+// repositories in a temporary folder, their files new and untracked as a change under review is.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { MAX_LINES, structureProblems } from '../../web/scripts/structure.mjs';
+
+const root = join(import.meta.dirname, '..', '..');
+const SCRIPT = join(root, 'web', 'scripts', 'structure.mjs');
+const work = mkdtempSync(join(tmpdir(), 'layernorm-wasm-structure-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A git checkout in the temporary folder holding `files` (path → text), none of them committed. */
+function checkout(name: string, files: Record<string, string>): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `// line ${i + 1}\n`).join('');
+
+/** The script run as lint runs it, on `dir`: its exit status and what it printed. */
+function run(dir: string) {
+  const r = spawnSync(process.execPath, [SCRIPT, dir], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('structure.mjs', () => {
+  test('fails on an import cycle, type-only imports included, naming the cycle in import order', () => {
+    const dir = checkout('cycle', {
+      'src/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+      'src/b.ts': "import type { C } from './c.js';\nexport const b = 1 as unknown as C;\n",
+      'src/c.ts': "import { a } from './a.js';\nexport type C = typeof a;\n",
+      'src/leaf.ts': "import { a } from './a.js';\nexport const leaf = a;\n",
+    });
+    expect(structureProblems(dir)).toEqual(['import cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts']);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('- import cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts\n');
+    expect(r.stdout).toBe('');
+  });
+
+  test('names every module of a knot of cycles, one cycle first', () => {
+    const dir = checkout('knot', {
+      'a.mjs': "import './b.mjs';\n",
+      'b.mjs': "import './a.mjs';\nimport './c.mjs';\n",
+      'c.mjs': "export { b } from './b.mjs';\n",
+    });
+    expect(structureProblems(dir)).toEqual(['import cycle: a.mjs → b.mjs → a.mjs; also caught in it: c.mjs']);
+  });
+
+  test('fails on a self-import', () => {
+    const dir = checkout('self', { 'lib/self.mjs': "export * from './self.mjs';\n" });
+    expect(structureProblems(dir)).toEqual(['import cycle: lib/self.mjs → lib/self.mjs']);
+  });
+
+  test(`fails on a source file over ${MAX_LINES} lines, CSS included, and not on one of ${MAX_LINES}`, () => {
+    const dir = checkout('long', {
+      'web/long.ts': lines(MAX_LINES + 1),
+      'web/page.css': lines(MAX_LINES + 40)
+        .replaceAll('//', '/*')
+        .replaceAll('\n', ' */\n'),
+      'web/exact.ts': lines(MAX_LINES),
+      'docs/long.md': lines(2 * MAX_LINES),
+    });
+    expect(structureProblems(dir)).toEqual([
+      `web/long.ts: ${MAX_LINES + 1} lines (at most ${MAX_LINES}): split it into files with one job each`,
+      `web/page.css: ${MAX_LINES + 40} lines (at most ${MAX_LINES}): split it into files with one job each`,
+    ]);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("The code base's shape (web/scripts/structure.mjs) has 2 problems:\n");
+    expect(r.stderr).toContain(`- web/long.ts: ${MAX_LINES + 1} lines (at most ${MAX_LINES})`);
+  });
+
+  test('passes on a clean checkout and on this repository', () => {
+    const dir = checkout('clean', {
+      'src/a.ts': "import { b } from './b.js';\nexport const a = b;\n",
+      'src/b.ts': 'export const b = 1;\n',
+    });
+    expect(run(dir)).toEqual({
+      status: 0,
+      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle.\n`,
+      stderr: '',
+    });
+    expect(structureProblems(root)).toEqual([]);
+    expect(run(root).status).toBe(0);
+  });
+});
