@@ -7,8 +7,11 @@
 #include <emscripten/em_macros.h>
 #include <malloc.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "layernorm/layernorm.h"
 
@@ -27,6 +30,74 @@ struct WireCall {
   double eps;
 };
 static_assert(sizeof(WireCall) == 64, "web/src/wire.ts writes 64 bytes");
+
+// WireCall as the compiler laid it out, for tests/core/wire.test.ts to compare field by field with
+// the table web/src/wire.ts writes by: a first line "WireCall <sizeof>", then one line per field,
+// "name offset bytes type" (type i32, u32 or f64). The text is made at compile time, so the module
+// carries only its ~200 bytes (std::string's appends or to_string would add kilobytes to a module
+// the page's first load counts).
+struct WireField {
+  const char* name;
+  unsigned offset, bytes;
+  char type;  // 'i', 'u' or 'f'
+};
+
+template <typename T>
+constexpr WireField Field(const char* name, unsigned offset) {
+  return {name, offset, sizeof(T),
+          std::is_floating_point_v<T> ? 'f'
+          : std::is_signed_v<T>       ? 'i'
+                                      : 'u'};
+}
+
+#define LNW_WIRE_FIELD(field) Field<decltype(WireCall::field)>(#field, offsetof(WireCall, field))
+constexpr WireField kWireFields[] = {
+    LNW_WIRE_FIELD(norm),  LNW_WIRE_FIELD(dtype),   LNW_WIRE_FIELD(rows),
+    LNW_WIRE_FIELD(d),     LNW_WIRE_FIELD(x),       LNW_WIRE_FIELD(y),
+    LNW_WIRE_FIELD(gamma), LNW_WIRE_FIELD(beta),    LNW_WIRE_FIELD(residual),
+    LNW_WIRE_FIELD(bias),  LNW_WIRE_FIELD(sum_out), LNW_WIRE_FIELD(mean),
+    LNW_WIRE_FIELD(rstd),  LNW_WIRE_FIELD(scratch), LNW_WIRE_FIELD(eps),
+};
+#undef LNW_WIRE_FIELD
+
+// Writes the layout's text at `out` (or only counts it, when out is null); returns its length.
+constexpr std::size_t WriteWireLayout(char* out) {
+  std::size_t n = 0;
+  auto put = [&](char c) {
+    if (out) out[n] = c;
+    ++n;
+  };
+  auto text = [&](const char* s) {
+    while (*s) put(*s++);
+  };
+  auto number = [&](unsigned v) {
+    unsigned scale = 1;
+    while (v / scale >= 10) scale *= 10;
+    for (; scale; scale /= 10) put(static_cast<char>('0' + v / scale % 10));
+  };
+  text("WireCall ");
+  number(sizeof(WireCall));
+  for (const WireField& f : kWireFields) {
+    put('\n');
+    text(f.name);
+    put(' ');
+    number(f.offset);
+    put(' ');
+    number(f.bytes);
+    put(' ');
+    put(f.type);
+    number(8 * f.bytes);
+  }
+  return n;
+}
+
+constexpr auto kWireLayout = [] {
+  std::array<char, WriteWireLayout(nullptr) + 1> t{};
+  WriteWireLayout(t.data());
+  return t;
+}();
+
+std::string WireLayout() { return kWireLayout.data(); }
 
 layernorm::NormCall FromWire(Address wire) {
   const WireCall& w = *reinterpret_cast<const WireCall*>(wire);
@@ -119,4 +190,5 @@ EMSCRIPTEN_BINDINGS(layernorm) {
   emscripten::function("_kernelName", &KernelName);
   emscripten::function("_statusText", &StatusText);
   emscripten::function("_heapInUse", &HeapInUse);
+  emscripten::function("_wireLayout", &WireLayout);
 }

@@ -1,12 +1,10 @@
 /**
- * A call as the C++ core takes it (cpp/bindings/embind.cc's WireCall): 14 32-bit fields, heap
- * addresses 0 for "not used", then eps as a double at byte 56. Written into the runtime's own
- * reserved bytes before `_statistics` / `_stages` (the normalizing calls take plain arguments).
+ * A call as the C++ core takes it (cpp/bindings/embind.cc's WireCall), laid out by WIRE_LAYOUT:
+ * 32-bit fields, heap addresses 0 for "not used", then eps as a double. Written into the runtime's
+ * own reserved bytes before `_statistics` / `_stages` (the normalizing calls take plain arguments).
  */
 import { NORMS, type NormKind } from './norms.js';
 import type { LayerNormModule } from './wasm/module.js';
-
-export const WIRE_BYTES = 64;
 
 export interface WireCall {
   norm: NormKind;
@@ -27,21 +25,42 @@ export interface WireCall {
   eps: number;
 }
 
+export type WireType = 'i32' | 'u32' | 'f64';
+export const WIRE_TYPE_BYTES: Readonly<Record<WireType, number>> = { i32: 4, u32: 4, f64: 8 };
+
+/**
+ * WireCall's fields as the C++ struct lays them out, in its order: [name, byte offset, type].
+ * writeWire writes by this table, and tests/core/wire.test.ts compares it field by field with the
+ * layout the module reports (`_wireLayout`, from offsetof and sizeof). Tuples, not objects: the
+ * table is in the page's first load.
+ */
+export const WIRE_LAYOUT: readonly (readonly [name: keyof WireCall, offset: number, type: WireType])[] = [
+  ['norm', 0, 'i32'],
+  ['dtype', 4, 'i32'],
+  ['rows', 8, 'u32'],
+  ['d', 12, 'u32'],
+  ['x', 16, 'u32'],
+  ['y', 20, 'u32'],
+  ['gamma', 24, 'u32'],
+  ['beta', 28, 'u32'],
+  ['residual', 32, 'u32'],
+  ['bias', 36, 'u32'],
+  ['sumOut', 40, 'u32'],
+  ['mean', 44, 'u32'],
+  ['rstd', 48, 'u32'],
+  ['scratch', 52, 'u32'],
+  ['eps', 56, 'f64'],
+];
+
+/** sizeof(WireCall): the bytes the runtime reserves for it. */
+export const WIRE_BYTES = 64;
+
 export function writeWire(module: LayerNormModule, at: number, c: WireCall): void {
-  const u = new Uint32Array(module.HEAPU8.buffer, at, 14);
-  u[0] = NORMS[c.norm].wire;
-  u[1] = c.dtype;
-  u[2] = c.rows;
-  u[3] = c.d;
-  u[4] = c.x;
-  u[5] = c.y;
-  u[6] = c.gamma;
-  u[7] = c.beta;
-  u[8] = c.residual;
-  u[9] = c.bias;
-  u[10] = c.sumOut;
-  u[11] = c.mean;
-  u[12] = c.rstd;
-  u[13] = c.scratch ?? 0;
-  module.HEAPF64[(at + 56) >>> 3] = c.eps;
+  // wasm memory is little-endian; a 32-bit field's bits are the same signed or not.
+  const view = new DataView(module.HEAPU8.buffer, at, WIRE_BYTES);
+  for (const [name, offset, type] of WIRE_LAYOUT) {
+    const value = name === 'norm' ? NORMS[c.norm].wire : ((c[name] as number | undefined) ?? 0);
+    if (type === 'f64') view.setFloat64(offset, value, true);
+    else view.setUint32(offset, value, true);
+  }
 }

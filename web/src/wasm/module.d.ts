@@ -33,6 +33,8 @@ export interface LayerNormModule {
   _kernelName(): string;
   _statusText(status: number): string;
   _heapInUse(): number;
+  /** WireCall's layout as compiled: "WireCall <sizeof>", then "name offset bytes type" per field. */
+  _wireLayout(): string;
 }
 
 export interface ModuleOptions {
