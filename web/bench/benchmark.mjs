@@ -6,7 +6,8 @@
 // by the runner (backends.mjs loads them).
 
 import { buildCandidates } from './candidates.mjs';
-import { EPS, TOLERANCE, VARIANT_LABEL, makeData, maxAbsError } from './data.mjs';
+import { EPS, TOLERANCE, makeData, maxAbsError } from './data.mjs';
+import { BIAS, NO_BIAS, VARIANT_LABEL } from './forms.mjs';
 import { fmtErr } from './format.mjs';
 import { createMemcpy } from './memcpy.mjs';
 import { evaluateTargets } from './targets.mjs';
@@ -56,8 +57,8 @@ export async function runBenchmark(env, opts) {
     const t0 = now();
     const data = makeData(rows, d);
     const refs = {
-      gb: env.pkg.layerNormReference(data.x, d, { gamma: data.gamma, beta: data.beta, eps: EPS }),
-      nb: env.pkg.layerNormReference(data.x, d, { gamma: data.gamma, eps: EPS }),
+      [BIAS]: env.pkg.layerNormReference(data.x, d, { gamma: data.gamma, beta: data.beta, eps: EPS }),
+      [NO_BIAS]: env.pkg.layerNormReference(data.x, d, { gamma: data.gamma, eps: EPS }),
     };
     const built = await buildCandidates(env, rows, d, data, sessionCache);
     // Candidates that compute something else than LayerNorm(x) name their own oracle (computed once).
@@ -89,7 +90,7 @@ export async function runBenchmark(env, opts) {
       if (r.median == null) continue;
       r.gbps = bytes / (r.median * 1e6);
       r.xMemcpy = memcpy ? r.median / memcpy : null;
-      const ortRef = byId[`${env.ortRefKey}:${r.variant === '-' ? 'gb' : r.variant}`]?.median;
+      const ortRef = byId[`${env.ortRefKey}:${r.variant === '-' ? BIAS : r.variant}`]?.median;
       r.xOrt = ortRef ? r.median / ortRef : null;
     }
     results.push({ rows, d, bytes, candidates: rowsOut });

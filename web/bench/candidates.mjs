@@ -3,8 +3,9 @@
 // limits and the float32-statistics limit. Each is
 // { id, name, variant, run, result | verify, async?, exact?, reference?, tolerance? }.
 
-import { EPS, VARIANTS } from './data.mjs';
+import { EPS } from './data.mjs';
 import { f32StatsCandidate } from './f32stats.mjs';
+import { BIAS, VARIANTS } from './forms.mjs';
 import { plainLayerNorm } from './js-peer.mjs';
 import { memcpyCandidate } from './memcpy.mjs';
 import { normCandidates, ortNormCandidates } from './norm-candidates.mjs';
@@ -28,7 +29,7 @@ export async function buildCandidates(env, rows, d, data, sessionCache) {
   const n = rows * d;
   const cands = [];
   const cleanups = [];
-  const params = (v) => ({ gamma, beta: v === 'gb' ? beta : null, eps: EPS });
+  const params = (v) => ({ gamma, beta: v === BIAS ? beta : null, eps: EPS });
 
   // layernorm-wasm
   for (const backend of ['simd', 'scalar']) {
@@ -128,12 +129,12 @@ export async function buildCandidates(env, rows, d, data, sessionCache) {
         verify: () => w.layerNorm(x.slice(), d, p),
       });
     }
-    const p = params('gb');
+    const p = params(BIAS);
     const out = new Float32Array(n);
     cands.push({
-      id: 'lnw-worker:copy:gb',
+      id: `lnw-worker:copy:${BIAS}`,
       name: 'layernorm-wasm/worker, round trip (transfer: false, into out)',
-      variant: 'gb',
+      variant: BIAS,
       async: true,
       run: () => w.layerNorm(x, d, { ...p, out, transfer: false }),
       result: () => out,
@@ -158,7 +159,7 @@ export async function buildCandidates(env, rows, d, data, sessionCache) {
     const tf = env.tf;
     for (const v of VARIANTS) {
       const g = tf.tensor1d(gamma);
-      const b = v === 'gb' ? tf.tensor1d(beta) : null;
+      const b = v === BIAS ? tf.tensor1d(beta) : null;
       cleanups.push(() => {
         g.dispose();
         b?.dispose();

@@ -1,5 +1,5 @@
-// The benchmark's inputs and what a correct output is: shapes, ε, the two variants, the
-// deterministic activation-like data, and the tolerance against the float64 oracle.
+// The benchmark's inputs and what a correct output is: shapes, ε, the deterministic
+// activation-like data, and the tolerance against the float64 oracle (the variants: forms.mjs).
 
 import { rng } from '../shared/rng.mjs';
 
@@ -20,9 +20,6 @@ export const QUICK_SHAPES = [
 export const EPS = 1e-5;
 /** Largest |candidate − float64 reference| accepted before a candidate is reported WRONG. */
 export const TOLERANCE = 1e-4;
-
-export const VARIANTS = ['gb', 'nb']; // gain+bias, bias-free (gain only)
-export const VARIANT_LABEL = { gb: 'gain+bias', nb: 'bias-free', '-': '—' };
 
 export function makeData(rows, d, seed = 1234) {
   const rnd = rng(seed ^ (rows * 7919) ^ (d * 104729));

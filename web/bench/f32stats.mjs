@@ -3,6 +3,8 @@
 // shape with input and output resident in its own memory (as zero-copy forwardTensor has them).
 // The runners load the .wasm bytes (a file in Node, a served path in Chromium).
 
+import { BIAS } from './forms.mjs';
+
 /** The module's kernel and memory; shapes are laid out from `base`, past its stack and data. */
 export async function createF32Stats(bytes) {
   const { instance } = await WebAssembly.instantiate(bytes);
@@ -27,7 +29,7 @@ export function f32StatsCandidate(mod, rows, d, { x, gamma, beta }, eps) {
   return {
     id: 'limit:f32stats',
     name: 'limit: float32-statistics SIMD kernel (one pass)',
-    variant: 'gb',
+    variant: BIAS,
     run: () => mod.run(xp, yp, g, b, rows, d, eps),
     // Checked against the float64 reference with the usual tolerance, which it meets only because
     // the benchmark's rows have small offsets (see the C++ file); the error is shown in the table.

@@ -1,6 +1,6 @@
 // Formatting the results: Markdown tables (also readable on a terminal) and the target lines.
 
-import { VARIANT_LABEL } from './data.mjs';
+import { VARIANT_LABEL } from './forms.mjs';
 
 export function fmtTime(ms) {
   if (ms == null) return '—';

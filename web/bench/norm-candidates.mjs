@@ -3,7 +3,11 @@
 // (layerNorm into a caller's array) and, for the residual, the JS add loop a caller would write.
 // Every candidate is checked against the package's float64 oracle for what it computes.
 
+import { BIAS, NO_BIAS, RMS } from './forms.mjs';
 import { addLayerNormModelBytes, nodeModelBytes } from './onnx-model.mjs';
+
+/** The reference of the residual candidates: LayerNorm (γ and β) of x + r. */
+const RESIDUAL = `residual-${BIAS}`;
 
 /** Residual stream values for rows × d (deterministic, activation-like). */
 export function residualData(rows, d) {
@@ -25,8 +29,8 @@ export function normCandidates(env, rows, d, data) {
   const eps = env.eps;
   const r = residualData(rows, d);
   const references = {
-    'residual-gb': () => pkg.layerNormReference(x, d, { gamma, beta, eps, residual: r }),
-    'rms-g': () => pkg.rmsNormReference(x, d, { gamma, eps }),
+    [RESIDUAL]: () => pkg.layerNormReference(x, d, { gamma, beta, eps, residual: r }),
+    [RMS]: () => pkg.rmsNormReference(x, d, { gamma, eps }),
   };
   const out = new Float32Array(n);
   const mean = new Float64Array(rows),
@@ -34,33 +38,33 @@ export function normCandidates(env, rows, d, data) {
   const h = new Float32Array(n);
   const candidates = [
     {
-      id: 'lnw-simd:stats:gb',
+      id: `lnw-simd:stats:${BIAS}`,
       name: 'layernorm-wasm simd, caller out + mean/rstd from the same pass',
-      variant: 'gb',
+      variant: BIAS,
       run: () => rt.layerNorm(x, d, { gamma, beta, eps, out, mean, rstd }),
       result: () => out,
     },
     {
-      id: 'lnw-simd:residual:gb',
+      id: `lnw-simd:residual:${BIAS}`,
       name: 'layernorm-wasm simd, fused residual add, caller out',
-      variant: 'gb',
-      reference: 'residual-gb',
+      variant: BIAS,
+      reference: RESIDUAL,
       run: () => rt.layerNorm(x, d, { gamma, beta, eps, residual: r, out }),
       result: () => out,
     },
     {
-      id: 'lnw-simd:residual-sum:gb',
+      id: `lnw-simd:residual-sum:${BIAS}`,
       name: 'layernorm-wasm simd, fused residual add, caller out + sumOut',
-      variant: 'gb',
-      reference: 'residual-gb',
+      variant: BIAS,
+      reference: RESIDUAL,
       run: () => rt.layerNorm(x, d, { gamma, beta, eps, residual: r, sumOut: h, out }),
       result: () => out,
     },
     {
-      id: 'js-add+lnw:gb',
+      id: `js-add+lnw:${BIAS}`,
       name: 'JS add loop, then layernorm-wasm simd caller out',
-      variant: 'gb',
-      reference: 'residual-gb',
+      variant: BIAS,
+      reference: RESIDUAL,
       run: () => {
         for (let i = 0; i < n; i++) h[i] = x[i] + r[i];
         rt.layerNorm(h, d, { gamma, beta, eps, out });
@@ -68,10 +72,10 @@ export function normCandidates(env, rows, d, data) {
       result: () => out,
     },
     {
-      id: 'lnw-simd:rms:nb',
+      id: `lnw-simd:${RMS}:${NO_BIAS}`,
       name: 'layernorm-wasm simd, rmsNorm caller out',
-      variant: 'nb',
-      reference: 'rms-g',
+      variant: NO_BIAS,
+      reference: RMS,
       run: () => rt.rmsNorm(x, d, { gamma, eps, out }),
       result: () => out,
     },
@@ -83,9 +87,9 @@ export function normCandidates(env, rows, d, data) {
     const xh = pkg.float32ToHalfBits(x, dtype);
     const oh = new Uint16Array(n);
     candidates.push({
-      id: `lnw-simd:${dtype}:gb`,
+      id: `lnw-simd:${dtype}:${BIAS}`,
       name: `layernorm-wasm simd, ${dtype} in and out, caller out`,
-      variant: 'gb',
+      variant: BIAS,
       tolerance,
       run: () => rt.layerNorm(xh, d, { gamma, beta, eps, dtype, out: oh }),
       result: () => pkg.halfBitsToFloat32(oh, dtype),
@@ -105,10 +109,10 @@ export async function ortNormCandidates(env, rows, d, data, sessionCache) {
   const eps = env.eps;
   const models = [
     {
-      id: 'skip:gb',
+      id: `skip:${BIAS}`,
       what: 'SkipLayerNormalization (fused add)',
-      variant: 'gb',
-      reference: 'residual-gb',
+      variant: BIAS,
+      reference: RESIDUAL,
       bytes: () =>
         nodeModelBytes({
           op: 'SkipLayerNormalization',
@@ -125,18 +129,18 @@ export async function ortNormCandidates(env, rows, d, data, sessionCache) {
       }),
     },
     {
-      id: 'add+ln:gb',
+      id: `add+ln:${BIAS}`,
       what: 'Add, then LayerNormalization',
-      variant: 'gb',
-      reference: 'residual-gb',
+      variant: BIAS,
+      reference: RESIDUAL,
       bytes: () => addLayerNormModelBytes(d, gamma, beta, eps),
       feeds: (ort) => ({ X: new ort.Tensor('float32', x, [rows, d]), R: new ort.Tensor('float32', r, [rows, d]) }),
     },
     {
-      id: 'simplified:nb',
+      id: `simplified:${NO_BIAS}`,
       what: 'SimplifiedLayerNormalization (RMSNorm)',
-      variant: 'nb',
-      reference: 'rms-g',
+      variant: NO_BIAS,
+      reference: RMS,
       bytes: () =>
         nodeModelBytes({
           op: 'SimplifiedLayerNormalization',
@@ -194,40 +198,58 @@ export function normTargets(cmpRatio) {
     cmpRatio(
       `${at} rmsNorm vs layerNorm (gain only), caller out`,
       shape,
-      'lnw-simd:rms:nb',
-      'lnw-simd:out:nb',
+      `lnw-simd:${RMS}:${NO_BIAS}`,
+      `lnw-simd:out:${NO_BIAS}`,
       shape[0] === 1 ? 1.1 : 1.0,
     );
     cmpRatio(
       `${at} mean/rstd from the same pass vs plain caller out`,
       shape,
-      'lnw-simd:stats:gb',
-      'lnw-simd:out:gb',
+      `lnw-simd:stats:${BIAS}`,
+      `lnw-simd:out:${BIAS}`,
       shape[0] === 1 ? 1.15 : 1.05,
     );
     cmpRatio(
       `${at} fused residual vs JS add loop + layerNorm`,
       shape,
-      'lnw-simd:residual:gb',
-      'js-add+lnw:gb',
+      `lnw-simd:residual:${BIAS}`,
+      `js-add+lnw:${BIAS}`,
       shape[0] === 1 ? 0.8 : 0.5,
     );
-    cmpRatio(`${at} float16 in/out vs float32, caller out`, shape, 'lnw-simd:float16:gb', 'lnw-simd:out:gb', 1.3);
-    cmpRatio(`${at} bfloat16 in/out vs float32, caller out`, shape, 'lnw-simd:bfloat16:gb', 'lnw-simd:out:gb', 1.3);
+    cmpRatio(
+      `${at} float16 in/out vs float32, caller out`,
+      shape,
+      `lnw-simd:float16:${BIAS}`,
+      `lnw-simd:out:${BIAS}`,
+      1.3,
+    );
+    cmpRatio(
+      `${at} bfloat16 in/out vs float32, caller out`,
+      shape,
+      `lnw-simd:bfloat16:${BIAS}`,
+      `lnw-simd:out:${BIAS}`,
+      1.3,
+    );
   }
-  cmpRatio('[1024×768] fused residual vs plain caller out', s, 'lnw-simd:residual:gb', 'lnw-simd:out:gb', 1.25);
+  cmpRatio(
+    '[1024×768] fused residual vs plain caller out',
+    s,
+    `lnw-simd:residual:${BIAS}`,
+    `lnw-simd:out:${BIAS}`,
+    1.25,
+  );
   cmpRatio(
     '[1024×768] fused residual vs onnxruntime-web SkipLayerNormalization',
     s,
-    'lnw-simd:residual:gb',
-    'ortweb:skip:gb',
+    `lnw-simd:residual:${BIAS}`,
+    `ortweb:skip:${BIAS}`,
     0.25,
   );
   cmpRatio(
     '[1024×768] rmsNorm vs onnxruntime-web SimplifiedLayerNormalization',
     s,
-    'lnw-simd:rms:nb',
-    'ortweb:simplified:nb',
+    `lnw-simd:${RMS}:${NO_BIAS}`,
+    `ortweb:simplified:${NO_BIAS}`,
     0.25,
   );
 }

@@ -2,6 +2,7 @@
 import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm } from './backends.mjs';
 import { runBenchmark } from './benchmark.mjs';
 import { createF32Stats } from './f32stats.mjs';
+import { BIAS } from './forms.mjs';
 
 const ORT_DIR = '/node_modules/onnxruntime-web/dist/';
 
@@ -42,7 +43,7 @@ window.runBench = async (opts) => {
         key: 'ortweb-default',
         label: "onnxruntime-web, default import 'onnxruntime-web'",
         wasmPaths: ORT_DIR,
-        variants: ['gb'],
+        variants: [BIAS],
       },
       log,
     ),

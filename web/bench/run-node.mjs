@@ -17,6 +17,7 @@ import { initBackends, initWorkerRuntime, loadOrtWeb, loadTfjsWasm } from './bac
 import { runBenchmark } from './benchmark.mjs';
 import { createF32Stats } from './f32stats.mjs';
 import { buildF32Stats } from './f32stats-build.mjs';
+import { BIAS } from './forms.mjs';
 import { formatTables, formatTargets } from './format.mjs';
 import { referenceSpeed } from './reference-speed.mjs';
 import {
@@ -51,7 +52,7 @@ async function loadOrts(log) {
     ),
     await loadOrtWeb(
       () => import('onnxruntime-web'),
-      { key: 'ortweb-default', label: "onnxruntime-web, default import 'onnxruntime-web'", variants: ['gb'] },
+      { key: 'ortweb-default', label: "onnxruntime-web, default import 'onnxruntime-web'", variants: [BIAS] },
       log,
     ),
   ].filter(Boolean);

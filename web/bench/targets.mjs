@@ -1,7 +1,7 @@
 // Target lines: the speed goals as paired ratios between candidates, each PASS, FAIL or N/A. The
 // targets for the operations around the norm are norm-candidates.mjs's normTargets.
 
-import { VARIANTS, VARIANT_LABEL } from './data.mjs';
+import { BIAS, NO_BIAS, VARIANTS, VARIANT_LABEL } from './forms.mjs';
 import { fmtTime } from './format.mjs';
 import { normTargets } from './norm-candidates.mjs';
 import { quantile } from './timing.mjs';
@@ -61,27 +61,27 @@ export function evaluateTargets(results, env) {
     add(label, v, limit, x, cmp, v != null ? `${fmtTime(ta)} vs ${fmtTime(tb)}` : '');
   };
 
-  cmpRatio(`[1024×768] caller out vs ${ortLabel}`, [1024, 768], 'lnw-simd:out:gb', `${ortKey}:gb`, 0.15);
+  cmpRatio(`[1024×768] caller out vs ${ortLabel}`, [1024, 768], `lnw-simd:out:${BIAS}`, `${ortKey}:${BIAS}`, 0.15);
   if (env.nativeKey)
     cmpRatio(
       '[1024×768] caller out vs native onnxruntime-node',
       [1024, 768],
-      'lnw-simd:out:gb',
-      `${env.nativeKey}:gb`,
+      `lnw-simd:out:${BIAS}`,
+      `${env.nativeKey}:${BIAS}`,
       0.6,
     );
-  cmpRatio(`[1024×768] new Float32Array vs ${ortLabel}`, [1024, 768], 'lnw-simd:new:gb', `${ortKey}:gb`, 0.3);
+  cmpRatio(`[1024×768] new Float32Array vs ${ortLabel}`, [1024, 768], `lnw-simd:new:${BIAS}`, `${ortKey}:${BIAS}`, 0.3);
   cmpRatio(
     '[1024×768] zero-copy resident vs wasm memory.copy',
     [1024, 768],
-    'lnw-simd:zerocopy:gb',
+    `lnw-simd:zerocopy:${BIAS}`,
     'limit:memcpy',
     1.6,
   );
   cmpRatio(
     '[16384×768] zero-copy resident vs wasm memory.copy',
     [16384, 768],
-    'lnw-simd:zerocopy:gb',
+    `lnw-simd:zerocopy:${BIAS}`,
     'limit:memcpy',
     1.25,
   );
@@ -97,25 +97,31 @@ export function evaluateTargets(results, env) {
     cmpRatio(
       `[${shape[0]}×${shape[1]}] zero-copy resident vs float32-statistics kernel`,
       shape,
-      'lnw-simd:zerocopy:gb',
+      `lnw-simd:zerocopy:${BIAS}`,
       'limit:f32stats',
       limit,
     );
   cmpRatio(
     '[1024×768] worker round trip (transfer) vs main-thread caller out',
     [1024, 768],
-    'lnw-worker:transfer:gb',
-    'lnw-simd:out:gb',
+    `lnw-worker:transfer:${BIAS}`,
+    `lnw-simd:out:${BIAS}`,
     2,
   );
-  const out1 = med(results, 1, 768, 'lnw-simd:out:gb');
+  const out1 = med(results, 1, 768, `lnw-simd:out:${BIAS}`);
   add(
     '[1×768] caller out time per call',
     out1 != null ? out1 * 1000 : null,
     1.5,
     (v, digits = 3) => `${v.toFixed(digits)} µs`,
   );
-  cmpRatio(`[1×768] caller out vs ${ortLabel} (1/30 = 0.033×)`, [1, 768], 'lnw-simd:out:gb', `${ortKey}:gb`, 1 / 30);
+  cmpRatio(
+    `[1×768] caller out vs ${ortLabel} (1/30 = 0.033×)`,
+    [1, 768],
+    `lnw-simd:out:${BIAS}`,
+    `${ortKey}:${BIAS}`,
+    1 / 30,
+  );
 
   normTargets(cmpRatio);
 
@@ -127,9 +133,9 @@ export function evaluateTargets(results, env) {
     let worst = null;
     let where = '';
     for (const s of results) {
-      const a = med(results, s.rows, s.d, `lnw-simd:${api}:nb`);
-      const b = med(results, s.rows, s.d, `lnw-simd:${api}:gb`);
-      const r = pairedRatio(results, s.rows, s.d, `lnw-simd:${api}:nb`, `lnw-simd:${api}:gb`);
+      const a = med(results, s.rows, s.d, `lnw-simd:${api}:${NO_BIAS}`);
+      const b = med(results, s.rows, s.d, `lnw-simd:${api}:${BIAS}`);
+      const r = pairedRatio(results, s.rows, s.d, `lnw-simd:${api}:${NO_BIAS}`, `lnw-simd:${api}:${BIAS}`);
       if (r != null && (worst == null || r > worst)) {
         worst = r;
         where = `${s.rows}×${s.d}: ${fmtTime(a)} vs ${fmtTime(b)}`;
@@ -141,8 +147,8 @@ export function evaluateTargets(results, env) {
   cmpRatio(
     '[1024×768] scalar caller out speed-up over plain JS',
     [1024, 768],
-    'lnw-scalar:out:gb',
-    'js:out:gb',
+    `lnw-scalar:out:${BIAS}`,
+    `js:out:${BIAS}`,
     2,
     '≥',
     true,
