@@ -2,6 +2,7 @@
 import { kindOf, type Kind } from './activations.js';
 import { checkNormCall, type CheckedNorm, type NormKind } from './call.js';
 import { CHUNK, type Params } from './executor.js';
+import { NORMS } from './norms.js';
 import { quickCheck } from './quick-check.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { CallArrays } from './heap.js';
@@ -65,7 +66,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     this.hasBeta = beta !== null;
     this.dtype = kind.dtype;
     this.#kind = kind;
-    this.#what = norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm';
+    this.#what = NORMS[norm].name;
     this.#plain = norm === 'layernorm' && kind.dtype === 'float32';
   }
 

@@ -7,6 +7,7 @@
  *   const y = await w.layerNorm(x, 768, { gamma, beta });   // x moves to the worker and back as y
  */
 import { DisposedError, UnsupportedError, describe } from '../errors.js';
+import { NORMS } from '../norms.js';
 import { checkOptions } from '../validate.js';
 import { connect, nodeThreads, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
 import { WorkerError } from './errors.js';
@@ -429,11 +430,7 @@ class ResidentProxy {
   invoke(method: string, spec: MethodSpec, args: unknown[]): Promise<unknown> {
     const fn = `LayerNorm.${method}`;
     if (this.#disposed)
-      return Promise.reject(
-        new DisposedError(
-          `${fn}: this ${this.norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm'} was disposed; create a new one`,
-        ),
-      );
+      return Promise.reject(new DisposedError(`${fn}: this ${NORMS[this.norm].name} was disposed; create a new one`));
     return this.#owner.call(this.#handle, method, spec, fn, args, this);
   }
 }

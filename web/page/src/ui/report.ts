@@ -1,13 +1,8 @@
 /** The lab's verdict as plain text and JSON: everything needed to reproduce and judge the comparison. */
-import type { ElementView, LabFileResult, Variant } from '../engine/protocol';
+import { NORM_FORMS } from 'layernorm-wasm';
+import type { ElementView, LabFileResult } from '../engine/protocol';
 import type { PageState } from '../state';
 import { fmtF32, hex32 } from './format';
-
-const LAYER_NAMES: Record<Variant, string> = {
-  layernorm: 'LayerNorm (γ and β)',
-  biasfree: 'bias-free (γ only)',
-  rmsnorm: 'RMSNorm (γ only)',
-};
 
 const tolNum = (v: number) => (v === 0 || v >= 1e-3 ? String(v) : v.toExponential());
 
@@ -72,7 +67,7 @@ export function reportText(s: Readonly<PageState>): string {
     'layernorm-wasm correctness lab',
     `engine:     ${s.engine.backend} build, kernel ${s.engine.kernel}`,
     `weights:    ${w.label} (${w.detail}), d = ${w.d}`,
-    `layer:      ${LAYER_NAMES[lab.params.variant]}, ε = ${lab.params.eps}`,
+    `layer:      ${NORM_FORMS[lab.params.variant].label}, ε = ${lab.params.eps}`,
     `input:      ${a.label} [${a.shape.join(', ')}]`,
     `tolerance:  ${tolText(lab.tolerance)}`,
     `this library vs exact (float64, rounded once): max ${lab.ours.maxSulp.toPrecision(3)} sULP, ` +
