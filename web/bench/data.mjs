@@ -1,5 +1,5 @@
 // The benchmark's inputs and what a correct output is: shapes, ε, the two variants, the
-// deterministic activation-like data, and the tolerance against the float64 oracle.
+// deterministic activation-like data, and the tolerance against the package's correctly rounded reference.
 
 import { rng } from '../shared/rng.mjs';
 
@@ -18,7 +18,7 @@ export const QUICK_SHAPES = [
 ];
 
 export const EPS = 1e-5;
-/** Largest |candidate − float64 reference| accepted before a candidate is reported WRONG. */
+/** Largest |candidate − reference| accepted before a candidate is reported WRONG. */
 export const TOLERANCE = 1e-4;
 
 export const VARIANTS = ['gb', 'nb']; // gain+bias, bias-free (gain only)
