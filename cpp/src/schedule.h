@@ -72,13 +72,9 @@ struct Schedule {
   // leave idle, where a pass of its own cost a one-row call 20%.
   static Moments FirstRowMoments(Norm norm, double inv_d, double eps, const float* gamma,
                                  const T* row, std::size_t d, bool* wide_gain) {
-    double s1 = 0.0, s2;
+    double s1, s2;
     float max_abs_gain;
-    if (norm == Norm::kRmsNorm) {
-      U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
-    } else {
-      U::template SumsAndMaxAbs<false>(row, d, gamma, &s1, &s2, &max_abs_gain);
-    }
+    U::SumsAndMaxAbs(row, d, gamma, &s1, &s2, &max_abs_gain);
     *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }

@@ -22,7 +22,7 @@ async function paste(page: Page, x: Float32Array): Promise<void> {
   await expect(page.locator('#out-summary')).toContainText(`Output [${x.length / D}, 768]`);
 }
 
-test('one token through every stage: μ, σ², 1/σ and the stage table match a float64 oracle', async ({ page }) => {
+test('one token through every stage: μ, σ², 1/σ and the stage table match the exact answer', async ({ page }) => {
   await ready(page);
   const x = testActivations(4, D, 9);
   await paste(page, x);

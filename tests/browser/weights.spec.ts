@@ -103,7 +103,7 @@ test('loads from a custom URL with range reads and rejects other schemes', async
   expect(server.bytesSent()).toBeLessThan(32 * 1024);
 });
 
-test('bias-free preset: gain only, 768 parameters, output matches a float64 oracle', async ({ page }) => {
+test('bias-free preset: gain only, 768 parameters, output matches the exact reference', async ({ page }) => {
   await ready(page);
   await page.locator('input[name="preset"][value="biasfree"]').check();
   await openCard(page, 'explain');
@@ -222,7 +222,7 @@ function expectPrinted(text: string, v: number, what: string): void {
   expect(Math.abs(Number(text) - v), `${what}: ${text} vs ${v}`).toBeLessThanOrEqual(halfUnit * (1 + 1e-9));
 }
 
-/** Within the package's accuracy contract of its float64 oracle: ≤ 4 sULP, no non-finite mismatch. */
+/** Within the package's accuracy contract of the exact answer: ≤ 4 sULP, no non-finite mismatch. */
 function expectWithinContract(y: Float32Array, exact: Float32Array, d: number, beta: Float32Array | null = null) {
   const c = compareOutputs(y, exact, d, beta);
   expect([c.compared, c.nonFiniteMismatches]).toEqual([exact.length, 0]);
@@ -251,7 +251,7 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await expect(page.locator('input[name="preset"][value="biasfree"]')).toBeDisabled();
   await expect(page.locator('#out-summary')).toContainText('Output [3, 768]: 2,304 values, ε = 1e-6, RMSNorm (γ only)');
 
-  // The numbers: RMSNorm with γ and ε = 1e-6, as the package's float64 oracle has it.
+  // The numbers: RMSNorm with γ and ε = 1e-6, as the package's correctly rounded reference has it.
   const exact = rmsNormReference(x, D, { gamma: GAMMA, eps: 1e-6 });
   // (These rows tell the norms and the ε apart: LayerNorm, or RMSNorm with 1e-5, is far off.)
   expect(compareOutputs(rmsNormReference(x, D, { gamma: GAMMA, eps: 1e-5 }), exact, D).maxScaledUlp).toBeGreaterThan(

@@ -8,7 +8,7 @@
 // 3. The app is loaded in Chromium (Debian's, through Playwright; one fresh context per case) or
 //    run by Node, and must report: backend 'simd' with the SIMD kernel, then 'scalar' on request;
 //    outputs bit-identical to the packed package's in Node and within the numerics contract of
-//    the float64 reference; the .wasm from where the case says (a .wasm response, or the copy
+//    the correctly rounded reference; the .wasm from where the case says (a .wasm response, or the copy
 //    embedded in the JS); no page errors and no console errors but the expected ones; under a
 //    strict CSP, a page that really cannot eval.
 // Prints each setup's first-load bytes (every response until the first result; gzip estimated).

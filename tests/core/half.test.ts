@@ -35,7 +35,7 @@ const isNaNBits = (h: number, dtype: Half) =>
 
 /**
  * Checks a 16-bit output against (a) the float32 path's output rounded to the type, which must be
- * identical, and (b) the float64 oracle's result rounded to the type, from which it may be at most
+ * identical, and (b) the correctly rounded reference's result rounded to the type, from which it may be at most
  * 1 ulp away (NaN where the oracle has NaN, and only there).
  */
 function checkHalf(y: Uint16Array, float32Path: Float32Array, oracle: Float32Array, dtype: Half, where: string) {

@@ -2,7 +2,7 @@
 // rank-3 and rank-4 inputs, ε 1e-5 and 0.1, and Scale / B of the full normalized shape and of
 // broadcast shapes, onnxruntime-node (run offline, models written by web/bench/onnx-model.mjs) and
 // layerNormalization give the same Y, Mean and InvStdDev, with the same shapes, up to onnxruntime's
-// float32 error against the float64 oracle; and our own exact expectations: Y is one layerNorm call
+// float32 error against the correctly rounded reference; and our own exact expectations: Y is one layerNorm call
 // on the flattened groups (bit for bit, both backends), within 4 scaled ULP of the oracle.
 import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ const SHAPES = [
 const EPSILONS = [1e-5, 0.1];
 /**
  * onnxruntime's CPU kernel computes in float32: on these rows (|x| ≲ 8, at most 144 values per
- * group) its Y stays within 5e-7 of the float64 oracle, Mean within 2e-7 and InvStdDev within 2e-7
+ * group) its Y stays within 5e-7 of the correctly rounded reference, Mean within 2e-7 and InvStdDev within 2e-7
  * relative (measured). These tolerances are 20× that, and far below what any difference in
  * semantics does here: another axis, broadcast or ε moves Y by more than 1e-3.
  */

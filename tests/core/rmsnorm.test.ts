@@ -1,4 +1,4 @@
-// RMSNorm, y = γ ⊙ x / √(mean(x²) + ε), on both wasm backends against the float64 oracle
+// RMSNorm, y = γ ⊙ x / √(mean(x²) + ε), on both wasm backends against the correctly rounded reference
 // (rmsNormReference): the hard cases of the shared vector files within 4 scaled ULP and never NaN
 // for a finite row, many widths (around the 8-wide SIMD tile, and wider than the 65,536-float
 // chunk) and row counts that cross chunk boundaries, in place and into a caller's array, its

@@ -1,5 +1,5 @@
 // The benchmark run shared by the Node runner (run-node.mjs) and the Chromium page (page.mjs): per
-// shape, every candidate is checked against the float64 oracle, then the correct ones are timed;
+// shape, every candidate is checked against the package's correctly rounded reference, then the correct ones are timed;
 // the results carry the ratios to memcpy and onnxruntime-web, and the target lines.
 // Browser-compatible ES modules throughout: no Node built-ins, no bare imports. Everything
 // environment-specific (the layernorm-wasm runtimes, onnxruntime modules, machine line) is passed in
@@ -46,7 +46,7 @@ async function check(c, row, x, expected) {
  */
 export async function runBenchmark(env, opts) {
   const log = env.log ?? (() => {});
-  // Every candidate is checked against the package's float64 oracle, so the package must load.
+  // Every candidate is checked against the package's correctly rounded reference, so the package must load.
   env = { ...env, pkg: env.lnw?.pkg };
   if (!env.pkg) throw new Error('the benchmark needs the built package (dist/): run `npm run build` first');
   const { shapes, rounds = 11, minMs = 20, targetMs = 30 } = opts;
@@ -73,7 +73,7 @@ export async function runBenchmark(env, opts) {
     const candidates = only ? built.candidates.filter((c) => keep.has(c.id) || only.test(c.id)) : built.candidates;
     const rowsOut = [];
     const live = [];
-    // Correctness first: every candidate against the float64 reference (memcpy/slice: exact copy).
+    // Correctness first: every candidate against the package's correctly rounded reference (memcpy/slice: exact copy).
     for (const c of candidates) {
       const row = { id: c.id, name: c.name, variant: c.variant, maxErr: null, ok: false, error: null };
       rowsOut.push(row);

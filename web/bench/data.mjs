@@ -1,5 +1,5 @@
-// The benchmark's inputs and what a correct output is: shapes, ε, the deterministic
-// activation-like data, and the tolerance against the float64 oracle (the variants: forms.mjs).
+// The benchmark's inputs and what a correct output is: shapes, ε, the deterministic activation-like
+// data, and the tolerance against the package's correctly rounded reference (the variants: forms.mjs).
 
 import { rng } from '../shared/rng.mjs';
 
@@ -18,7 +18,7 @@ export const QUICK_SHAPES = [
 ];
 
 export const EPS = 1e-5;
-/** Largest |candidate − float64 reference| accepted before a candidate is reported WRONG. */
+/** Largest |candidate − reference| accepted before a candidate is reported WRONG. */
 export const TOLERANCE = 1e-4;
 
 export function makeData(rows, d, seed = 1234) {

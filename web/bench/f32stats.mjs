@@ -31,7 +31,7 @@ export function f32StatsCandidate(mod, rows, d, { x, gamma, beta }, eps) {
     name: 'limit: float32-statistics SIMD kernel (one pass)',
     variant: BIAS,
     run: () => mod.run(xp, yp, g, b, rows, d, eps),
-    // Checked against the float64 reference with the usual tolerance, which it meets only because
+    // Checked against the package's correctly rounded reference with the usual tolerance, which it meets only because
     // the benchmark's rows have small offsets (see the C++ file); the error is shown in the table.
     result: () => f32(yp, n),
   };

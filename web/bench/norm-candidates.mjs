@@ -1,7 +1,7 @@
 // The operations around a final norm (issue 14): statistics from the same pass, the fused residual
 // add, RMSNorm, and float16 / bfloat16 activations, each beside the call it is measured against
 // (layerNorm into a caller's array) and, for the residual, the JS add loop a caller would write.
-// Every candidate is checked against the package's float64 oracle for what it computes.
+// Every candidate is checked against the package's correctly rounded reference for what it computes.
 
 import { BIAS, NO_BIAS, RMS } from './forms.mjs';
 import { addLayerNormModelBytes, nodeModelBytes } from './onnx-model.mjs';

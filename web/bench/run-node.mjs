@@ -150,7 +150,7 @@ export function resultsMarkdown(nodeRes, browserRes, abTables = [], when = new D
   const cmd = ['npm run bench --', ...argv].join(' ');
   out.push(`Generated ${date} by \`${cmd}\`.`, '');
   out.push(
-    'Method: every candidate is checked against a float64 reference first (max abs error shown; a candidate over ' +
+    'Method: every candidate is checked against the package’s correctly rounded reference first (max abs error shown; a candidate over ' +
       '1e-4 is reported WRONG and not timed). Each sample lasts ~20–50 ms (iterations calibrated per candidate), ' +
       'candidates are interleaved within each round with a rotating order, and the table shows the median over ' +
       'the rounds. GB/s counts bytes in + bytes out (2 × rows × d × 4). "× memcpy" is relative to a wasm ' +

@@ -71,5 +71,9 @@ export default defineConfig({
     target: 'es2022',
     assetsInlineLimit: 0,
     sourcemap: false,
+    // No modulepreload polyfill (~650 bytes of the 250 KB first load): the hint only fetches
+    // chunks early; a browser without it (Firefox before 115, Safari before 17) still loads each
+    // chunk when its import asks for it.
+    modulePreload: { polyfill: false },
   },
 });

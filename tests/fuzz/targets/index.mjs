@@ -6,7 +6,7 @@
 //                 and memory growth mid-call: only the catalogue's errors, results bit-identical to
 //                 plain copies' and an exactly unchanged heap (api.mjs, its pieces in ../api/)
 //   differential  random shapes and values through the SIMD build, the scalar build and the
-//                 float64 reference: SIMD and scalar bit-identical, the accuracy contract met
+//                 correctly rounded reference: SIMD and scalar bit-identical, the accuracy contract met
 //   exact         the test kit's hard rows through both builds, every norm and the fused
 //                 residual, judged by the exact oracle (tests/kit/exact.mjs)
 //   io-*          the file and text parsers on arbitrary, mutated and deeply nested input: only

@@ -214,7 +214,7 @@ function checkSum(x, residual, bias, d, sumOut) {
 }
 
 /**
- * The call `id` made in one build, run twice and checked against the float64 reference of `pkg`:
+ * The call `id` made in one build, run twice and checked against the correctly rounded reference of `pkg`:
  * { sample, renew, dispose } or a NotInBuild with what the build lacks. renew() makes the call again
  * on fresh copies of its inputs placed at other addresses (rnd() picks the gaps before them): how
  * far apart a call's buffers are modulo 4 KiB changes how fast the processor copies and streams

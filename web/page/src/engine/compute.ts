@@ -1,6 +1,6 @@
 /**
  * Normalizing the activations: every row, in slices, with the statistics of the sampled rows and
- * the check against the float64 reference accumulated on the way.
+ * the check against the correctly rounded reference accumulated on the way.
  */
 import { explainRow, type Explanation, type LayerNormRuntime } from 'layernorm-wasm';
 import { accumulateReference, emptyReferenceCheck, finiteClass } from './checks';

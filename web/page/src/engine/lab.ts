@@ -1,6 +1,6 @@
 /**
  * The correctness lab: expected outputs (PyTorch's, JAX's, another library's) compared with this
- * library's output on every row of the input, with the float64 reference beside both. Large
+ * library's output on every row of the input, with the package's correctly rounded reference beside both. Large
  * expected files are read in slices, like the input.
  */
 import { type LayerNormRuntime } from 'layernorm-wasm';

@@ -48,7 +48,7 @@ export function normalize(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: num
     : rt.layerNorm(x, d, { gamma: n.gamma, beta: n.beta, eps: n.eps, out });
 }
 
-/** The package's float64 reference for rows x, rounded once to float32. */
+/** The package's reference for rows x: each output the float32 nearest the exact answer. */
 export function reference(n: Norm, x: Float32Array, d: number): Float32Array {
   return n.variant === 'rmsnorm'
     ? rmsNormReference(x, d, { gamma: n.gamma, eps: n.eps })

@@ -208,7 +208,7 @@ export interface LabFileResult {
   nonFiniteBoth: number;
   nonFiniteMismatches: number;
   worst: ElementView | null;
-  /** The expected file against the float64 reference, like this library's own check. */
+  /** The expected file against the correctly rounded reference, like this library's own check. */
   vsExact: ExactCheck;
   pass: boolean;
 }

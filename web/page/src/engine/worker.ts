@@ -222,7 +222,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
     const tw: number[] = [];
     const tj: number[] = [];
     try {
-      // Plain JavaScript is the package's float64 reference: the textbook two-pass loops.
+      // Plain JavaScript: the package's reference, each output the float32 nearest the exact answer.
       layer.forward(x, y);
       reference(norm, x, d);
       // Interleaved, so both see the same machine load.

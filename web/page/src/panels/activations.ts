@@ -152,7 +152,7 @@ export function mountActivations(store: PageStore): void {
     const sec = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`);
     $('large-summary').textContent =
       `Normalized ${fmtShape(r.shape)} (${fmtBytes(l.bytes)}) in ${sec(r.ms)} (${sec(r.kernelMs)} in the kernel), ` +
-      `every row checked against the float64 reference. The heatmap and the statistics show ` +
+      `every row checked against the exact answer. The heatmap and the statistics show ` +
       `${fmtInt(r.sampleRows.length)} evenly spaced rows; the explainer and the lab use every row.`;
   });
 }
