@@ -109,30 +109,24 @@ Status Run(const NormCall& c, const Kernel* kernel) {
   return Status::kOk;
 }
 
-}  // namespace
-
-Status Normalize(const NormCall& call, const Kernel* kernel) {
-  if (Status s = detail::Validate(call); s != Status::kOk) return s;
-  if (call.rows == 0) return Status::kOk;
-  // float16 / bfloat16 rows wider than the kernels' staging on the stack are staged through d
-  // floats: the caller's scratch, or an allocation made here (the kernels never allocate). (Only
-  // then is the call copied: a copy per call is a visible share of a one-row call.)
+// Runs run(call), or for float16 / bfloat16 rows wider than the kernels' staging on the stack
+// run(a copy of call) with d floats of scratch: the caller's, or an allocation made here (the
+// kernels never allocate). (Only then is the call copied: a copy per call is a visible share of a
+// one-row call.)
+template <class Run>
+Status WithStaging(const NormCall& call, Run run) {
   if (call.dtype != DType::kFloat32 && call.d > kernels::kStageFloats && !call.scratch) {
     NormCall c = call;
     std::unique_ptr<float, void (*)(void*)> owned(
         static_cast<float*>(std::malloc(c.d * sizeof(float))), std::free);
     if (!owned) return Status::kOutOfMemory;
     c.scratch = owned.get();
-    return Run(c, kernel);
+    return run(c);
   }
-  return Run(call, kernel);
+  return run(call);
 }
 
-Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
-  NormCall checked = c;
-  checked.y = stats;  // stats stand where the output would
-  if (Status s = detail::Validate(checked); s != Status::kOk) return s;
-  if (c.residual) return Status::kResidualNotHere;  // h would need storage of its own
+Status RowStatistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   const TypeUkernels& u = Table(c, kernel);
   const char* x = static_cast<const char*>(c.x);
   const std::size_t row_bytes = c.d * ElementSize(c.dtype);
@@ -140,6 +134,24 @@ Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
     stats[r] = detail::Public(u.statistics(c, x + r * row_bytes));
   }
   return Status::kOk;
+}
+
+}  // namespace
+
+Status Normalize(const NormCall& call, const Kernel* kernel) {
+  if (Status s = detail::Validate(call); s != Status::kOk) return s;
+  if (call.rows == 0) return Status::kOk;
+  return WithStaging(call, [kernel](const NormCall& c) { return Run(c, kernel); });
+}
+
+Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
+  NormCall checked = c;
+  checked.y = stats;  // stats stand where the output would
+  if (Status s = detail::Validate(checked); s != Status::kOk) return s;
+  if (c.residual) return Status::kResidualNotHere;  // h would need storage of its own
+  if (c.rows == 0) return Status::kOk;
+  return WithStaging(
+      c, [stats, kernel](const NormCall& s) { return RowStatistics(s, stats, kernel); });
 }
 
 // Every stage is one of the micro-kernels run on the widened float32 row with some of the factors

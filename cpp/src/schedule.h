@@ -79,8 +79,20 @@ struct Schedule {
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 
+  // A float16 / bfloat16 row is widened first and summed as float32 (the same values in the same
+  // order: the same bits), like the rows Normalize stages: the 16-bit types then need no sums of
+  // their own, 3 kB of module. Statistics() provides c.scratch for rows wider than the stack's.
   static Moments Statistics(const NormCall& c, const void* row) {
-    return RowMomentsOnce(c.norm, c.d, InverseWidth(c.d), c.eps, static_cast<const T*>(row));
+    const double inv_d = InverseWidth(c.d);
+    if constexpr (std::is_same_v<T, float>) {
+      return RowMomentsOnce(c.norm, c.d, inv_d, c.eps, static_cast<const T*>(row));
+    } else {
+      using F32 = kernels::RowUkernels<typename U::Isa, kernels::F32Io<typename U::Isa>>;
+      alignas(16) float stage[kernels::kStageFloats];
+      float* widened = c.d <= kernels::kStageFloats ? stage : c.scratch;
+      U::Widen(static_cast<const T*>(row), widened, c.d);
+      return Schedule<F32>::RowMomentsOnce(c.norm, c.d, inv_d, c.eps, widened);
+    }
   }
 
   // True when the ranges [a, a + n) and [b, b + n) share no element.

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/io.h"
+#include "kernels/row_ukernels.h"
 #include "kernels/wasmsimd_ops.h"
 
 namespace layernorm::kernels {
@@ -286,10 +288,14 @@ struct Conversions {
   std::uint16_t (*narrow)(float);
   void (*load8)(const std::uint16_t*, Ops::F32*, Ops::F32*);
   void (*store8)(std::uint16_t*, Ops::F32, Ops::F32);
+  // The range store's fast path: its bits, and the lanes it marks for the general path.
+  void (*store8_fast)(std::uint16_t*, Ops::F32, Ops::F32, Ops::F32*);
 };
 
-constexpr Conversions kF16{&F16ToF32, &F32ToF16, &Ops::LoadF16x8, &Ops::StoreF16x8};
-constexpr Conversions kBF16{&BF16ToF32, &F32ToBF16, &Ops::LoadBF16x8, &Ops::StoreBF16x8};
+constexpr Conversions kF16{&F16ToF32, &F32ToF16, &Ops::LoadF16x8, &Ops::StoreF16x8,
+                           &Ops::StoreF16x8Fast};
+constexpr Conversions kBF16{&BF16ToF32, &F32ToBF16, &Ops::LoadBF16x8, &Ops::StoreBF16x8,
+                            &Ops::StoreBF16x8Fast};
 
 void ExpectLanes(Ops::F32 v, const Conversions& c, const std::uint16_t* bits) {
   float lanes[4];
@@ -321,6 +327,81 @@ void CheckVectorNarrowing(const Conversions& c, std::vector<float> inputs) {
       ASSERT_EQ(out[k], c.narrow(inputs[i + k])) << "float " << Hex(FloatBits(inputs[i + k]));
     }
   }
+}
+
+// The fast path of the range store is right for every group it does not mark: a group with a lane
+// it rounds wrong always asks for the general path.
+void CheckFastNarrowing(const Conversions& c, std::vector<float> inputs) {
+  while (inputs.size() % 8 != 0) inputs.push_back(0.0f);
+  for (std::size_t i = 0; i < inputs.size(); i += 8) {
+    std::uint16_t out[8];
+    Ops::F32 redo = Ops::Splat32(0.0f);
+    c.store8_fast(out, Ops::Load(&inputs[i]), Ops::Load(&inputs[i + 4]), &redo);
+    if (Ops::AnyLane(redo)) continue;
+    for (int k = 0; k < 8; ++k) {
+      ASSERT_EQ(out[k], c.narrow(inputs[i + k]))
+          << "unmarked lane, float " << Hex(FloatBits(inputs[i + k]));
+    }
+  }
+}
+
+// Narrow over whole ranges: spans of values the fast path takes, with a value it does not take in
+// some of them (at the start, the end, the middle of a span, in the tail) and none in others.
+template <class Io>
+void CheckRangeNarrowing(std::uint16_t (*narrow)(float), std::uint64_t seed) {
+  using U = RowUkernels<Ops, Io>;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  const float odd[] = {0.0f,
+                       -0.0f,
+                       1e-6f,
+                       -3e-8f,
+                       7e4f,
+                       -1e9f,
+                       std::numeric_limits<float>::infinity(),
+                       BitsFloat(0x7fc00000u),
+                       BitsFloat(0xffffffffu),
+                       BitsFloat(0x7f800001u)};
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{509},
+                        std::size_t{1024}, std::size_t{1543}, std::size_t{4096}}) {
+    for (int placement = 0; placement < 6; ++placement) {
+      std::vector<float> in(n);
+      for (float& v : in) {
+        do v = normal(rng);
+        while (std::fabs(v) < 1e-3f);  // normal halves: the fast path's
+      }
+      const std::size_t at[] = {0, n - 1, n / 2, n & ~std::size_t{7}, 600, n};
+      if (at[placement] < n) in[at[placement]] = odd[rng() % std::size(odd)];
+      std::vector<std::uint16_t> out(n, 0x5555u);
+      U::Narrow(in.data(), out.data(), n);
+      for (std::size_t j = 0; j < n; ++j) {
+        ASSERT_EQ(out[j], narrow(in[j]))
+            << "n " << n << ", index " << j << ", float " << Hex(FloatBits(in[j]));
+      }
+    }
+  }
+}
+
+TEST(WasmSimdConversions, Float16RangeStoresAreRightWhereTheyDoNotAskForTheGeneralPath) {
+  std::vector<float> inputs = F16Boundaries();
+  const std::vector<float> random = RandomFloats(kSeed + 4);
+  inputs.insert(inputs.end(), random.begin(), random.end());
+  CheckFastNarrowing(kF16, inputs);
+}
+
+TEST(WasmSimdConversions, BFloat16RangeStoresAreRightWhereTheyDoNotAskForTheGeneralPath) {
+  std::vector<float> inputs = BF16Boundaries();
+  const std::vector<float> random = RandomFloats(kSeed + 5);
+  inputs.insert(inputs.end(), random.begin(), random.end());
+  CheckFastNarrowing(kBF16, inputs);
+}
+
+TEST(WasmSimdConversions, Float16RangesNarrowAsTheScalarRounding) {
+  CheckRangeNarrowing<F16Io<Ops>>(&F32ToF16, kSeed + 6);
+}
+
+TEST(WasmSimdConversions, BFloat16RangesNarrowAsTheScalarRounding) {
+  CheckRangeNarrowing<BF16Io<Ops>>(&F32ToBF16, kSeed + 7);
 }
 
 TEST(WasmSimdConversions, Float16LoadsEqualTheScalarWidening) { CheckVectorWidening(kF16); }

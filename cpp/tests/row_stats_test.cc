@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dtype_util.h"
+#include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
 #include "plan.h"
 #include "test_util.h"
@@ -99,6 +100,24 @@ TEST_P(RowStatsTest, MeanAndRstdEqualStatistics) {
   EXPECT_GT(modes_seen[static_cast<int>(detail::RowMode::kFast)], 0);
   EXPECT_GT(modes_seen[static_cast<int>(detail::RowMode::kWide)], 0);
   EXPECT_GT(modes_seen[static_cast<int>(detail::RowMode::kNonFinite)], 0);
+}
+
+// Rows wider than the kernels' stack staging (a 16-bit row is widened before it is summed): the
+// statistics with d floats of the caller's scratch, and with none (Statistics() allocates them),
+// are those the normalizing call keeps.
+TEST_P(RowStatsTest, RowsWiderThanTheStackStagingWithAndWithoutScratch) {
+  std::mt19937_64 rng(kSeed + 3);
+  const std::size_t rows = 9, d = kernels::kStageFloats + 3;
+  const Activations x = testing::MixedRows(rng, dtype(), rows, d);
+  std::vector<float> scratch(d);
+  for (float* s : {static_cast<float*>(nullptr), scratch.data()}) {
+    NormCall c = testing::MakeCall(norm(), x, rows, d, 1e-5);
+    c.scratch = s;
+    SCOPED_TRACE(testing::Describe(c));
+    for (std::size_t k = 0; k < KernelCount(); ++k) {
+      ExpectStatsOutputs(c, x.data(), Kernels()[k], !rms(), true);
+    }
+  }
 }
 
 // With a residual the statistics are those of h, across residual blocks (6000 rows of 3).

@@ -354,14 +354,17 @@ export class Executor {
     const heap = this.heap;
     const wide = c.d > CHUNK;
     // Narrow rows go through the chunk with their statistics in the parameter area; a wide row
-    // needs a block of its own (statistics first, then the row), allocated before x is read.
+    // needs a block of its own (statistics first, then the row, then a 16-bit row's float32
+    // staging), allocated before x is read.
     const args: CallArrays = { x: c.x };
+    const rowBytes = align8(c.d * c.kind.bytes);
     const block = wide
-      ? heap.allocate(24 + align8(c.d * c.kind.bytes), `${c.fn}: a row of d = ${c.d} values`, args)
+      ? heap.allocate(24 + rowBytes + (c.kind.bytes === 2 ? 4 * c.d : 0), `${c.fn}: a row of d = ${c.d} values`, args)
       : 0;
     try {
       const statsAt = wide ? block : this.#params;
       const rowsAt = wide ? block + 24 : this.#x;
+      const scratch = wide ? block + 24 + rowBytes : this.#stage;
       const perChunk = wide ? 1 : Math.min(Math.floor(CHUNK / c.d), STATS_PER_CHUNK);
       const xu = c.kind.units(args.x as ActivationArray);
       for (let first = 0; first < c.rows; first += perChunk) {
@@ -373,6 +376,7 @@ export class Executor {
           rows: n,
           d: c.d,
           x: rowsAt,
+          scratch,
           eps: c.eps,
         });
         heap.check(heap.module._statistics(this.#wire, statsAt), c.fn);

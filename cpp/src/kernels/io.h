@@ -48,6 +48,12 @@ struct HalfIo {
 
   LAYERNORM_INLINE static void Load8(const T* p, F32* lo, F32* hi) { Half::Load8(p, lo, hi); }
   LAYERNORM_INLINE static void Store8(T* p, F32 lo, F32 hi) { Half::Store8(p, lo, hi); }
+  // Store8's fast path alone, the lanes it got wrong marked in *redo; and its general path alone
+  // (wasmsimd_ops.h).
+  LAYERNORM_INLINE static void Store8Fast(T* p, F32 lo, F32 hi, F32* redo) {
+    Half::Store8Fast(p, lo, hi, redo);
+  }
+  LAYERNORM_INLINE static void Store8Exact(T* p, F32 lo, F32 hi) { Half::Store8Exact(p, lo, hi); }
   LAYERNORM_INLINE static void Load8Promote(const T* p, F64* c0, F64* c1, F64* c2, F64* c3) {
     F32 lo, hi;
     Half::Load8(p, &lo, &hi);
@@ -70,6 +76,14 @@ struct F16Conversions {
                                       typename Ops::F32 hi) {
     Ops::StoreF16x8(p, lo, hi);
   }
+  LAYERNORM_INLINE static void Store8Fast(std::uint16_t* p, typename Ops::F32 lo,
+                                          typename Ops::F32 hi, typename Ops::F32* redo) {
+    Ops::StoreF16x8Fast(p, lo, hi, redo);
+  }
+  LAYERNORM_INLINE static void Store8Exact(std::uint16_t* p, typename Ops::F32 lo,
+                                           typename Ops::F32 hi) {
+    Ops::StoreF16x8Exact(p, lo, hi);
+  }
   LAYERNORM_INLINE static float Widen(std::uint16_t h) { return F16ToF32(h); }
   LAYERNORM_INLINE static std::uint16_t Narrow(float f) { return F32ToF16(f); }
 };
@@ -83,6 +97,14 @@ struct BF16Conversions {
   LAYERNORM_INLINE static void Store8(std::uint16_t* p, typename Ops::F32 lo,
                                       typename Ops::F32 hi) {
     Ops::StoreBF16x8(p, lo, hi);
+  }
+  LAYERNORM_INLINE static void Store8Fast(std::uint16_t* p, typename Ops::F32 lo,
+                                          typename Ops::F32 hi, typename Ops::F32* redo) {
+    Ops::StoreBF16x8Fast(p, lo, hi, redo);
+  }
+  LAYERNORM_INLINE static void Store8Exact(std::uint16_t* p, typename Ops::F32 lo,
+                                           typename Ops::F32 hi) {
+    Ops::StoreBF16x8Exact(p, lo, hi);
   }
   LAYERNORM_INLINE static float Widen(std::uint16_t b) { return BF16ToF32(b); }
   LAYERNORM_INLINE static std::uint16_t Narrow(float f) { return F32ToBF16(f); }

@@ -81,6 +81,20 @@ struct ScalarOps {
     StoreBF16x4(p, lo);
     StoreBF16x4(p + 4, hi);
   }
+  // The range stores of wasmsimd_ops.h: here every lane is rounded exactly, none to redo.
+  LAYERNORM_INLINE static void StoreF16x8Fast(std::uint16_t* p, F32 lo, F32 hi, F32*) {
+    StoreF16x8(p, lo, hi);
+  }
+  LAYERNORM_INLINE static void StoreBF16x8Fast(std::uint16_t* p, F32 lo, F32 hi, F32*) {
+    StoreBF16x8(p, lo, hi);
+  }
+  LAYERNORM_INLINE static void StoreF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
+    StoreF16x8(p, lo, hi);
+  }
+  LAYERNORM_INLINE static void StoreBF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
+    StoreBF16x8(p, lo, hi);
+  }
+  LAYERNORM_INLINE static bool AnyLane(F32) { return false; }
 
  private:
   LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {

@@ -93,14 +93,8 @@ struct WasmSimdOps {
     const v128_t magnitude =
         wasm_u16x8_narrow_i32x4(NormalHalf(wasm_v128_and(lo, U32(0x7fffffffu))),
                                 NormalHalf(wasm_v128_and(hi, U32(0x7fffffffu))));
-    const v128_t above_smallest = wasm_i16x8_sub(magnitude, wasm_i16x8_splat(0x0400));
-    if (wasm_v128_any_true(wasm_u16x8_gt(above_smallest, wasm_i16x8_splat(0x7bff - 0x0400)))) {
-      return StoreF16x8Exact(p, lo, hi);
-    }
-    // The sign: the top bit of each float's upper half.
-    const v128_t sign = wasm_v128_and(wasm_i16x8_shuffle(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15),
-                                      wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
-    wasm_v128_store(p, wasm_v128_or(magnitude, sign));
+    if (wasm_v128_any_true(NotNormalHalf(magnitude))) return StoreF16x8Exact(p, lo, hi);
+    wasm_v128_store(p, wasm_v128_or(magnitude, HalfSign(lo, hi)));
   }
   // (Rare: a function of its own rather than a copy in every loop that stores.)
   __attribute__((noinline)) static void StoreF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
@@ -131,6 +125,25 @@ struct WasmSimdOps {
     wasm_v128_store(p, wasm_v128_bitselect(quiet, rounded, nan));
   }
 
+  // Many groups of 8 in a row (Narrow in row_ukernels.h): the fast path's bits are stored whatever
+  // they are, and the lanes where they are wrong (as StoreF16x8 / StoreBF16x8 tell them) are marked
+  // in *redo, for the caller to store again through those once the range is done. With no branch
+  // per group the loop is one block, and V8 then keeps its constants in registers: in a block of
+  // its own after the branch, each was rebuilt on every iteration (3 instructions).
+  LAYERNORM_INLINE static void StoreF16x8Fast(std::uint16_t* p, F32 lo, F32 hi, F32* redo) {
+    const v128_t magnitude =
+        wasm_u16x8_narrow_i32x4(NormalHalf(wasm_v128_and(lo, U32(0x7fffffffu))),
+                                NormalHalf(wasm_v128_and(hi, U32(0x7fffffffu))));
+    *redo = wasm_v128_or(*redo, NotNormalHalf(magnitude));
+    wasm_v128_store(p, wasm_v128_or(magnitude, HalfSign(lo, hi)));
+  }
+  // A NaN is the only value the rounding gets wrong (f != f: one comparison per 4 lanes).
+  LAYERNORM_INLINE static void StoreBF16x8Fast(std::uint16_t* p, F32 lo, F32 hi, F32* redo) {
+    *redo = wasm_v128_or(*redo, wasm_v128_or(wasm_f32x4_ne(lo, lo), wasm_f32x4_ne(hi, hi)));
+    wasm_v128_store(p, wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi)));
+  }
+  LAYERNORM_INLINE static bool AnyLane(F32 mask) { return wasm_v128_any_true(mask); }
+
  private:
   LAYERNORM_INLINE static v128_t U32(std::uint32_t u) {
     return wasm_i32x4_splat(static_cast<std::int32_t>(u));
@@ -157,6 +170,22 @@ struct WasmSimdOps {
   LAYERNORM_INLINE static v128_t NormalHalf(v128_t a) {
     const v128_t odd = wasm_v128_and(wasm_u32x4_shr(a, 13), U32(1u));
     return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(a, U32(0x0fffu - 0x38000000u)), odd), 13);
+  }
+
+  // All ones in the 16-bit lanes of NormalHalf's narrowed bits that are not a normal half (outside
+  // [0x0400, 0x7bff]): adding 0x0400 (wrapping) takes exactly those to below 0x0800 as signed
+  // integers (the ones above 0x7bff to 0x8000 or more, the ones below 0x0400 to 0x0400-0x07ff), a
+  // single signed comparison where an unsigned one is four instructions on x64.
+  LAYERNORM_INLINE static v128_t NotNormalHalf(v128_t magnitude) {
+    return wasm_i16x8_gt(wasm_i16x8_splat(0x0800),
+                         wasm_i16x8_add(magnitude, wasm_i16x8_splat(0x0400)));
+  }
+
+  // The sign of each of the 8 floats in the top bit of a 16-bit lane (the top bit of each float's
+  // upper half).
+  LAYERNORM_INLINE static v128_t HalfSign(F32 lo, F32 hi) {
+    return wasm_v128_and(wasm_i16x8_shuffle(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15),
+                         wasm_i16x8_splat(static_cast<std::int16_t>(0x8000)));
   }
 
   // The bfloat16 bits of f (not NaN), rounded to nearest even.
