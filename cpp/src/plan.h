@@ -64,9 +64,9 @@ inline Moments NonFiniteMoments() {
   return {nan, nan, nan, nan};
 }
 
-// 1 / d, which the statistics multiply by: a division per row sat in the chain of dependent
+// 1 / d, which the variance multiplies by: a division per row sat in the chain of dependent
 // operations from one row's sums to the next row's loop (a multiply is 2.5x shorter), and the two
-// roundings cost at most 2^-53 more than one.
+// roundings cost at most 2^-53 more than one. The mean is divided (LayerNormMoments).
 inline double InverseWidth(std::size_t d) { return 1.0 / static_cast<double>(d); }
 
 // LayerNorm moments from the unshifted sums; the rows that need it are summed again, shifted
@@ -75,17 +75,22 @@ template <class ShiftedSums>
 LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, std::size_t d,
                                           double inv_d, double eps, double s1, double s2,
                                           double first) {
+  // The mean is divided, rounded once: where the exact mean is a value of the row, that value
+  // must centre to exactly 0 (s1 * (1 / d) rounds twice and missed it by 1e-17 on a row of 98,
+  // an output of -1.5e-17 where the answer is 0). The variance, which needs ~2^-35, multiplies,
+  // and does not wait for the division.
+  const double n = static_cast<double>(d);
   Moments m;
   m.shift = 0.0;
-  m.mean_shift = s1 * inv_d;
-  double variance = (s2 - s1 * m.mean_shift) * inv_d;
+  m.mean_shift = s1 / n;
+  double variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
   if (!(variance > 0.0 && s2 * inv_d <= kMaxUnshiftedRatio * variance)) {
     // Offset rows (1e4 + N(0,1)), constant and nearly constant rows, non-finite rows.
     shifted(x, d, first, &s1, &s2);
     if (!std::isfinite(s1) || !std::isfinite(s2)) return NonFiniteMoments();  // NaN or Inf input
     m.shift = first;
-    m.mean_shift = s1 * inv_d;
-    variance = (s2 - s1 * m.mean_shift) * inv_d;
+    m.mean_shift = s1 / n;
+    variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
   }
   m.variance = variance > 0.0 ? variance : 0.0;
   m.rstd = 1.0 / std::sqrt(m.variance + eps);

@@ -108,6 +108,19 @@ describe('rows the issues name', () => {
     expect(violation('RMSNorm', c), c.label).toBeNull();
   });
 
+  it('an element equal to the mean centres to exactly 0: a row of 98 whose mean is one of its values', () => {
+    // Pairs 0.75 ± k/64 and 0.75 twice: the sum is exact, and the mean, 0.75, is a value of the row.
+    const h = new Float32Array(98);
+    for (let k = 0; k < 48; k++) [h[2 * k], h[2 * k + 1]] = [0.75 + (k + 1) / 64, 0.75 - (k + 1) / 64];
+    h[96] = h[97] = 0.75;
+    for (const eps of [0, 1e-5]) {
+      const c = { d: 98, h, gamma: null, beta: null, eps, label: `mean 0.75, ε = ${eps}` } as HardCase;
+      expect(violation('LayerNorm', c), c.label).toBeNull();
+      for (const backend of ['simd', 'scalar'])
+        expect(runtimes[backend]!.layerNorm(h, 98, { eps })[96], backend).toBe(0);
+    }
+  });
+
   it('one element far below the others times a large γ: RMSNorm of [1, 1, 1, 1e-40], γ = 1000', () => {
     // The row is normal, so it takes the fast path; x̂ of the last element is subnormal there.
     const h = new Float32Array([1, 1, 1, 1e-40]);
