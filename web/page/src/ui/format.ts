@@ -4,7 +4,7 @@ export function fmtNum(v: number, digits = 6): string {
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e6 || a < 1e-4) return v.toExponential(Math.max(0, digits - 3)).replace('e', 'e');
+  if (a >= 1e6 || a < 1e-4) return v.toExponential(Math.max(0, digits - 3)).replace('e+', 'e');
   return Number(v.toPrecision(digits)).toString();
 }
 
