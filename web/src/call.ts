@@ -5,7 +5,7 @@
  */
 import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
 import { describe } from './errors.js';
-import type { NormKind } from './norms.js';
+import { NORMS, type NormKind } from './norms.js';
 import type { ActivationArray } from './types.js';
 import {
   checkEps,
@@ -60,10 +60,10 @@ export function dtypeOption(fn: string, options: unknown) {
   return checkDType(fn, raw);
 }
 
-/** beta, which an RMSNorm refuses outright (it has no bias term). */
+/** beta, which a norm without a bias term (RMSNorm) refuses outright. */
 export function checkBeta(fn: string, norm: NormKind, beta: unknown, d: number): Float32Array | null {
-  if (norm === 'rmsnorm' && beta !== undefined && beta !== null) {
-    throw new TypeError(`${fn}: RMSNorm has no bias term, so no beta option; got beta ${describe(beta)}`);
+  if (!NORMS[norm].bias && beta !== undefined && beta !== null) {
+    throw new TypeError(`${fn}: ${NORMS[norm].name} has no bias term, so no beta option; got beta ${describe(beta)}`);
   }
   return checkParam(fn, 'beta', beta, d);
 }
@@ -115,8 +115,8 @@ export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown
       throw new RangeError(`${fn}: sumOut and out must not share memory (the sum and the output are both kept)`);
     }
   }
-  if (norm === 'rmsnorm' && o.mean !== undefined && o.mean !== null) {
-    throw new TypeError(`${fn}: RMSNorm has no mean, so no mean option; got mean ${describe(o.mean)}`);
+  if (!NORMS[norm].centred && o.mean !== undefined && o.mean !== null) {
+    throw new TypeError(`${fn}: ${NORMS[norm].name} has no mean, so no mean option; got mean ${describe(o.mean)}`);
   }
   const mean = checkRowOutput(fn, 'mean', o.mean, rows);
   const rstd = checkRowOutput(fn, 'rstd', o.rstd, rows);
@@ -161,7 +161,7 @@ function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }
 
-/** Whether the call is the plain float32 LayerNorm, which has a path of its own (no wire struct). */
+/** Whether the call is a plain float32 call of a norm with a path of its own (no wire struct). */
 export function isPlain(c: CheckedNorm): boolean {
-  return c.norm === 'layernorm' && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
+  return NORMS[c.norm].plain && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
 }

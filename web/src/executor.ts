@@ -11,7 +11,7 @@
 import { DTYPE_CODES, type Kind } from './activations.js';
 import type { CheckedNorm, NormKind } from './call.js';
 import { type CallArrays, Heap } from './heap.js';
-import { NORMS } from './norms.js';
+import { DEFAULT_NORM, NORMS } from './norms.js';
 import type { ActivationArray } from './types.js';
 import { partiallyOverlaps } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
@@ -449,7 +449,7 @@ export class Executor {
     fn: string,
   ): void {
     const module = this.heap.module;
-    if (norm === 'layernorm' && kind.dtype === 'float32') {
+    if (NORMS[norm].plain && kind.dtype === 'float32') {
       const status = module._lnw_layernorm(x, y, rows, d, params.gamma, params.beta, eps);
       if (status !== 0) this.heap.check(status, fn);
       return;
@@ -492,7 +492,7 @@ function copyRowStats(module: LayerNormModule, at: number, out: Float64Array): v
 }
 
 const EMPTY_WIRE = {
-  norm: 'layernorm' as NormKind,
+  norm: DEFAULT_NORM as NormKind,
   dtype: 0,
   rows: 0,
   d: 0,

@@ -18,7 +18,17 @@ import simdBase64 from './wasm/layernorm-simd.embedded.js';
 export type * from './types.js';
 export { DisposedError, UnsupportedError, WasmLoadError } from './errors.js';
 export { layerNormReference, rmsNormReference } from './reference.js';
-export { NORMS, NORM_FORMS, NORM_KINDS, NORM_FORM_NAMES, isNormKind, normFormOf } from './norms.js';
+export {
+  DEFAULT_FORM,
+  DEFAULT_NORM,
+  NORMS,
+  NORM_FORMS,
+  NORM_KINDS,
+  NORM_FORM_NAMES,
+  isNormKind,
+  normFormOf,
+  normOfForm,
+} from './norms.js';
 export { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
 export { compareOutputs, ulp32, type Comparison } from './metrics.js';
 export { explainRow } from './explainer/compute.js';

@@ -21,8 +21,17 @@ export interface NormSpec {
   readonly bias: boolean;
   /** The statistic under the square root, as the page labels it. */
   readonly moment: string;
+  /** The statistic under the square root, in words (the page's captions and notes). */
+  readonly momentName: string;
   /** How the row's statistics are defined, one equation each (the explainer shows them). */
   readonly statistics: readonly string[];
+  /**
+   * The core has a plain float32 entry point for it (`_lnw_layernorm`: plain arguments, no wire
+   * struct), which the per-token call takes; a norm without one runs through `_lnw_normalize`.
+   */
+  readonly plain: boolean;
+  /** The runtime's methods and the package's reference for it, as calls and messages name them. */
+  readonly api: { readonly call: string; readonly create: string; readonly stages: string; readonly reference: string };
 }
 
 export const NORMS = {
@@ -33,7 +42,15 @@ export const NORMS = {
     centred: true,
     bias: true,
     moment: 'σ²',
+    momentName: 'variance',
     statistics: ['μ = Σᵢ xᵢ / d', 'σ² = Σᵢ (xᵢ − μ)² / d'],
+    plain: true,
+    api: {
+      call: 'layerNorm',
+      create: 'createLayerNorm',
+      stages: 'layerNormStages',
+      reference: 'layerNormReference',
+    },
   },
   rmsnorm: {
     name: 'RMSNorm',
@@ -42,13 +59,19 @@ export const NORMS = {
     centred: false,
     bias: false,
     moment: 'mean(x²)',
+    momentName: 'mean square',
     statistics: ['mean(x²) = Σᵢ xᵢ² / d'],
+    plain: false,
+    api: { call: 'rmsNorm', create: 'createRmsNorm', stages: 'rmsNormStages', reference: 'rmsNormReference' },
   },
 } as const satisfies Record<string, NormSpec>;
 
 /** The kinds of norm: the one place their union is written. */
 export type NormKind = keyof typeof NORMS;
 export const NORM_KINDS = Object.keys(NORMS) as readonly NormKind[];
+
+/** The kind a checkpoint that does not say holds, and the page's before any is loaded: GPT-2's. */
+export const DEFAULT_NORM = 'layernorm' satisfies NormKind;
 
 export const isNormKind = (v: unknown): v is NormKind => typeof v === 'string' && Object.hasOwn(NORMS, v);
 
@@ -104,6 +127,17 @@ export const NORM_FORMS = {
 
 export type NormForm = keyof typeof NORM_FORMS;
 export const NORM_FORM_NAMES = Object.keys(NORM_FORMS) as readonly NormForm[];
+
+/** The forms of the norm K (e.g. what a visitor may pick for a LayerNorm checkpoint). */
+export type FormOf<K extends NormKind> = {
+  [F in NormForm]: (typeof NORM_FORMS)[F]['norm'] extends K ? F : never;
+}[NormForm];
+
+/** The form the page starts in and runs GPT-2's ln_f in: LayerNorm with γ and β. */
+export const DEFAULT_FORM = 'layernorm' satisfies FormOf<typeof DEFAULT_NORM>;
+
+/** The norm a form runs. */
+export const normOfForm = (form: NormForm): (typeof NORMS)[NormKind] => NORMS[NORM_FORMS[form].norm];
 
 /**
  * The form a norm runs in: its kind, and whether β is applied (a LayerNorm without β is the

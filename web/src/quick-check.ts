@@ -9,7 +9,7 @@
  */
 import { FLOAT32, kindForDType, type Kind } from './activations.js';
 import type { CheckedNorm } from './call.js';
-import type { NormKind } from './norms.js';
+import { NORMS, type NormKind } from './norms.js';
 import type { ActivationArray } from './types.js';
 import { MAX_WIDTH } from './validate.js';
 
@@ -61,13 +61,13 @@ export function quickCheck(fn: string, norm: NormKind, x: unknown, d: unknown, o
   const wide = kind === FLOAT32;
   const { gamma, beta, eps, out, residual, bias, sumOut, mean, rstd } = o;
   if (!absent(gamma) && !floats(gamma, d)) return null;
-  if (!absent(beta) && (norm === 'rmsnorm' || !floats(beta, d))) return null;
+  if (!absent(beta) && (!NORMS[norm].bias || !floats(beta, d))) return null;
   if (eps !== undefined && (typeof eps !== 'number' || !Number.isFinite(eps) || eps < 0)) return null;
   if (out !== undefined && !sameKind(out, wide, n)) return null;
   if (!absent(residual) && !sameKind(residual, wide, n)) return null;
   if (!absent(bias) && (absent(residual) || !floats(bias, d))) return null;
   if (!absent(sumOut) && (absent(residual) || !sameKind(sumOut, wide, n))) return null;
-  if (!absent(mean) && (norm === 'rmsnorm' || !perRow(mean, rows))) return null;
+  if (!absent(mean) && (!NORMS[norm].centred || !perRow(mean, rows))) return null;
   if (!absent(rstd) && !perRow(rstd, rows)) return null;
   const c: CheckedNorm = {
     fn,

@@ -51,7 +51,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     readonly eps: number,
   ) {
     const heap = runtime.heap;
-    const fn = norm === 'rmsnorm' ? 'createRmsNorm' : 'createLayerNorm';
+    const fn = NORMS[norm].api.create;
     const args: CallArrays = { gamma, beta };
     const ptr = gamma || beta ? heap.allocate(8 * d, `${fn}: gamma and beta for d = ${d}`, args) : 0;
     try {
@@ -67,7 +67,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     this.dtype = kind.dtype;
     this.#kind = kind;
     this.#what = NORMS[norm].name;
-    this.#plain = norm === 'layernorm' && kind.dtype === 'float32';
+    this.#plain = NORMS[norm].plain && kind.dtype === 'float32';
   }
 
   #params(fn: string): Params {

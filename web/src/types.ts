@@ -1,7 +1,7 @@
 /** Public types of layernorm-wasm. Everything here is re-exported from the package root. */
 import type { NormKind } from './norms.js';
 
-export type { NormKind, NormForm } from './norms.js';
+export type { FormOf, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
 
 export type Backend = 'simd' | 'scalar';
 
