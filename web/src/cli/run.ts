@@ -4,7 +4,7 @@
  */
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareOutputs, init } from '../index.js';
+import { compareOutputs, DEFAULT_NORM, init, NORMS } from '../index.js';
 import {
   loadNormWeights,
   writeNpy,
@@ -129,14 +129,13 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const epsFrom = epsGiven !== null ? '--eps' : weights.eps !== null ? 'from the checkpoint' : 'default';
 
   const rt = await (io.init ?? init)({ backend });
-  const rms = weights.norm === 'rmsnorm';
+  const norm = NORMS[weights.norm];
   const mean = new Float64Array(rows),
     rstd = new Float64Array(rows);
-  // The statistics come from the same pass as the output.
-  const normalize = () =>
-    rms
-      ? rt.rmsNorm(x.data, d, { gamma: weights.gamma, eps, rstd })
-      : rt.layerNorm(x.data, d, { gamma: weights.gamma, beta: weights.beta, eps, mean, rstd });
+  // The statistics come from the same pass as the output (the mean from a centred norm's only).
+  const call = rt[norm.api.call] as (x: Float32Array, d: number, options: object) => Float32Array;
+  const callOptions = { gamma: weights.gamma, beta: weights.beta, eps, mean: norm.centred ? mean : null, rstd };
+  const normalize = () => call.call(rt, x.data, d, callOptions);
   // One untimed call so the timing excludes first-call costs (heap growth, JIT tiers).
   normalize();
   const t0 = performance.now();
@@ -144,15 +143,15 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const ms = performance.now() - t0;
 
   io.out(
-    `weights   ${rms ? 'RMSNorm ' : ''}${weights.names.weight}` +
-      `${weights.names.bias ? `, ${weights.names.bias}` : rms ? '' : ' (no bias)'} ` +
+    `weights   ${weights.norm === DEFAULT_NORM ? '' : `${norm.name} `}${weights.names.weight}` +
+      `${weights.names.bias ? `, ${weights.names.bias}` : norm.bias ? ' (no bias)' : ''} ` +
       `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read` +
       (weights.convention.gain !== 'w' ? `, γ = ${weights.convention.gain} (${weights.convention.family})` : ''),
   );
   io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps} (${epsFrom})`);
   io.out(`backend   ${rt.backend}, kernel ${rt.kernel}`);
   io.out(`time      ${ms.toFixed(3)} ms`);
-  if (!rms) io.out(`mean      ${range(mean)}`);
+  if (norm.centred) io.out(`mean      ${range(mean)}`);
   io.out(`rstd      ${range(rstd)}`);
 
   if (a.out) {

@@ -4,13 +4,13 @@
  * package's main entry exports it too, for hosts that compute them elsewhere (a worker holding the
  * data) and hand them to the element through its `engine`.
  */
-import { normFormOf, type NormForm } from '../norms.js';
+import { DEFAULT_FORM, DEFAULT_NORM, NORM_FORMS, normFormOf, normOfForm, type NormForm } from '../norms.js';
 import type { LayerNormRuntime } from '../types.js';
 import type { ExplainerWeights, Explanation } from './types.js';
 
 /** The form these weights run in (LayerNorm with γ = 1 while there are none). */
 export function formOf(w: ExplainerWeights | null | undefined): NormForm {
-  return w ? normFormOf(w.norm ?? 'layernorm', !!w.beta) : 'layernorm';
+  return w ? normFormOf(w.norm ?? DEFAULT_NORM, !!w.beta) : DEFAULT_FORM;
 }
 
 /** The width the activations' last axis has. */
@@ -32,15 +32,15 @@ export function explainRow(
   const gamma = weights?.gamma;
   const beta = weights?.beta ?? null;
   const form = formOf(weights);
-  const stages =
-    form === 'rmsnorm'
-      ? rt.rmsNormStages(x, d, row, { gamma, eps })
-      : rt.layerNormStages(x, d, row, { gamma, beta: form === 'layernorm' ? beta : null, eps });
+  const withB = NORM_FORMS[form].bias;
+  const stages = normOfForm(form).centred
+    ? rt.layerNormStages(x, d, row, { gamma, beta: withB ? beta : null, eps })
+    : rt.rmsNormStages(x, d, row, { gamma, eps });
   // The same row under the other forms, each computed by the module with the same γ.
   const one = x.subarray(row * d, (row + 1) * d);
-  const biasFree = form === 'biasfree' && 'mean' in stages ? stages : rt.layerNormStages(one, d, 0, { gamma, eps });
+  const biasFree = !withB && 'mean' in stages ? stages : rt.layerNormStages(one, d, 0, { gamma, eps });
   const rms = 'meanSquare' in stages ? stages : rt.rmsNormStages(one, d, 0, { gamma, eps });
-  const withBeta = beta ? (form === 'layernorm' ? stages.output : rt.layerNorm(one, d, { gamma, beta, eps })) : null;
+  const withBeta = beta ? (withB ? stages.output : rt.layerNorm(one, d, { gamma, beta, eps })) : null;
   return {
     stages,
     variants: {

@@ -4,7 +4,7 @@
  * the callouts listed), and the same token under LayerNorm, its bias-free form and RMSNorm, side by
  * side on one value axis.
  */
-import { NORM_FORMS, NORM_FORM_NAMES, type NormForm } from '../norms.js';
+import { DEFAULT_NORM, NORM_FORMS, NORM_FORM_NAMES, NORMS, type NormForm } from '../norms.js';
 import { BarChart } from './bars.js';
 import { h } from './dom.js';
 import { LineChart } from './lines.js';
@@ -55,11 +55,12 @@ export class WeightsView {
 
   render(w: ExplainerWeights): void {
     const beta = w.beta ?? null;
-    const rms = w.norm === 'rmsnorm';
+    const norm = NORMS[w.norm ?? DEFAULT_NORM];
+    const rms = !norm.centred;
     this.element.querySelector('h3')!.textContent = beta ? 'γ and β of these weights' : 'γ of these weights';
     this.#intro.textContent =
       'The gain is learned per feature and is the same for every token: where γ is small, the norm damps a feature' +
-      (beta ? '; β shifts it.' : rms ? '. An RMSNorm has no β.' : '. These weights have no β.');
+      (beta ? '; β shifts it.' : !norm.bias ? `. An ${norm.name} has no β.` : '. These weights have no β.');
     const callouts = notableFeatures(w.gamma, beta, rms, w.architecture === 'gpt2');
     this.#chart.set(
       [{ key: 'gamma', values: w.gamma }, ...(beta ? [{ key: 'beta', values: beta }] : [])],

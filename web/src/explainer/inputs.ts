@@ -4,7 +4,7 @@
  * came (as the package's functions do).
  */
 import { describe } from '../describe.js';
-import { isNormKind, NORM_KINDS } from '../norms.js';
+import { DEFAULT_NORM, isNormKind, NORM_KINDS, NORMS } from '../norms.js';
 import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './types.js';
 
 const WHERE = '<layernorm-explainer>';
@@ -34,9 +34,9 @@ export function checkWeights(value: unknown): ExplainerWeights | null {
       `${WHERE}: weights.norm must be ${NORM_KINDS.map((k) => `'${k}'`).join(' or ')}, got ${describe(w.norm)}`,
     );
   }
-  const norm = w.norm ?? 'layernorm';
-  if (norm === 'rmsnorm' && beta)
-    throw new RangeError(`${WHERE}: weights.beta is given for an RMSNorm, which has no β`);
+  const norm = w.norm ?? DEFAULT_NORM;
+  if (!NORMS[norm].bias && beta)
+    throw new RangeError(`${WHERE}: weights.beta is given for an ${NORMS[norm].name}, which has no β`);
   if (w.eps !== undefined && w.eps !== null) {
     if (typeof w.eps !== 'number')
       throw new TypeError(`${WHERE}: weights.eps must be a number, got ${describe(w.eps)}`);

@@ -1,5 +1,5 @@
 /** What the explainer says about one token, in words: a pure function of the numbers the module computed. */
-import type { NormForm } from '../norms.js';
+import { NORM_FORMS, type NormForm } from '../norms.js';
 import { fmtNum } from './format.js';
 import type { ExplainerStages } from './types.js';
 
@@ -52,7 +52,7 @@ export function insight(st: ExplainerStages, form: NormForm): string {
   if (!(total > 0)) {
     return rms
       ? 'Every feature of this token is 0, so mean(x²) = 0 and the output is all zeros.'
-      : `Every feature of this token equals the mean, so x − μ is all zeros and the output is ${form === 'layernorm' ? 'just β' : 'all zeros'}.`;
+      : `Every feature of this token equals the mean, so x − μ is all zeros and the output is ${NORM_FORMS[form].bias ? 'just β' : 'all zeros'}.`;
   }
   const share = (spread[jMax]! ** 2 / total) * 100;
   if (share >= 25) {

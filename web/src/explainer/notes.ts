@@ -3,7 +3,7 @@
  * weights worth pointing at, and how LayerNorm, its bias-free form and RMSNorm differ on this
  * token. Pure functions of the numbers the module computed.
  */
-import type { NormForm } from '../norms.js';
+import { DEFAULT_NORM, NORMS, normOfForm, type NormForm } from '../norms.js';
 import { fmtNum } from './format.js';
 import type { Callout } from './lines.js';
 import type { ExplainerVariants } from './types.js';
@@ -91,8 +91,10 @@ function maxDiff(a: Float32Array, b: Float32Array): number {
 export function variantsText(v: ExplainerVariants, form: NormForm, token: string): string {
   const sigma = Math.sqrt(v.variance);
   const parts: string[] = [];
-  if (form === 'rmsnorm')
-    parts.push('These weights run as RMSNorm; beside it, what LayerNorm would make of this token with the same γ.');
+  if (!normOfForm(form).centred)
+    parts.push(
+      `These weights run as ${normOfForm(form).name}; beside it, what ${NORMS[DEFAULT_NORM].name} would make of this token with the same γ.`,
+    );
   if (!Number.isFinite(v.mean)) {
     parts.push('This token holds a non-finite value, so all three norms give NaN for it.');
     return parts.join(' ');

@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { describeRow, fmtNum } from './format.js';
 import type { Sizer } from './sizer.js';
 import type { ExplainerScale, ExplainerStages, ExplainerWeights } from './types.js';
-import type { NormForm } from '../norms.js';
+import { NORM_FORMS, normOfForm, type NormForm } from '../norms.js';
 
 /** The table lists every value when at most this many features are shown. */
 export const TABLE_MAX = 64;
@@ -22,7 +22,7 @@ interface StageName {
 
 /** Each stage's title for a form; null: the form has no such stage. */
 function stageNames(form: NormForm): Record<StageKey, StageName | null> {
-  if (form === 'rmsnorm') {
+  if (!normOfForm(form).centred) {
     return {
       input: { title: 'x', sub: 'input' },
       centered: null,
@@ -36,8 +36,9 @@ function stageNames(form: NormForm): Record<StageKey, StageName | null> {
     centered: { title: 'x − μ', sub: 'centred' },
     normalized: { title: 'x̂ = (x − μ)/√(σ² + ε)', sub: 'normalized: mean 0, variance 1' },
     scaled: { title: 'γ ⊙ x̂', sub: 'scaled by the gain' },
-    output:
-      form === 'layernorm' ? { title: '+ β  →  y', sub: 'output' } : { title: 'y = γ ⊙ x̂', sub: 'output (no bias)' },
+    output: NORM_FORMS[form].bias
+      ? { title: '+ β  →  y', sub: 'output' }
+      : { title: 'y = γ ⊙ x̂', sub: 'output (no bias)' },
   };
 }
 
@@ -181,7 +182,7 @@ export class StagesView {
     if (w) {
       rows.push(['γ', w.gamma]);
       if ('scaled' in st) rows.push(['γ ⊙ x̂', st.scaled]);
-      if (m.form === 'layernorm' && w.beta) rows.push(['β', w.beta]);
+      if (NORM_FORMS[m.form].bias && w.beta) rows.push(['β', w.beta]);
       rows.push(['y', st.output]);
     }
     const row = describeRow(st.row, m.shape, m.tokens);

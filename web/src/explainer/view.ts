@@ -3,7 +3,7 @@
  * The title, the equation, the token picker, the statistics, the insight and the controls are
  * here; the stages, γ and β, and the three forms are their own views.
  */
-import { NORM_FORMS, NORMS, type NormForm } from '../norms.js';
+import { NORM_FORMS, NORMS, normOfForm, type NormForm } from '../norms.js';
 import { h } from './dom.js';
 import { describeRow, fmtEps, fmtInt, fmtNum } from './format.js';
 import { equation } from './math.js';
@@ -259,7 +259,7 @@ export class View {
       return;
     }
     this.#renderStats(m, ex);
-    this.#insight.textContent = m.weights || m.form !== 'rmsnorm' ? insight(ex.stages, m.form) : '';
+    this.#insight.textContent = m.weights || normOfForm(m.form).centred ? insight(ex.stages, m.form) : '';
     const { from, to } = shownRange(m, m.d);
     const labels = to - from + 1 <= TABLE_MAX && m.view === 'window';
     this.stages.render({
@@ -325,7 +325,7 @@ export class View {
       items.push(
         fact(
           'Parameters',
-          m.form === 'layernorm'
+          NORM_FORMS[m.form].bias
             ? `γ ${fmtInt(d)} + β ${fmtInt(d)} = ${fmtInt(2 * d)}`
             : `γ ${fmtInt(d)} = ${fmtInt(d)} (no β)`,
           'param-count',

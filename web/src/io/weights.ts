@@ -18,6 +18,7 @@ import {
   type NormEvidence,
   type NormKind,
 } from './norm-kind.js';
+import { NORMS } from '../norms.js';
 import { isGguf, isNpy } from './magic.js';
 import { readSafetensorsIndex } from './safetensors.js';
 import { checkVector, resolveNormNames } from './tensor-names.js';
@@ -84,17 +85,25 @@ function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail
   return { ...architectureEvidence(own.architecture), ...about };
 }
 
-/** Which kinds the caller takes: loadLayerNormWeights refuses an RMSNorm before reading its data. */
-type Accept = 'layernorm' | 'any';
+/** Which kinds the caller takes: loadLayerNormWeights refuses another norm before reading its data. */
+type Accept = NormKind | 'any';
 
-function refuseRmsNorm(weight: string, said: string | null, fail: (p: string) => Error): Error {
+/** The refusal of a norm the caller does not take, or null when it takes it. */
+function refusal(
+  accept: Accept,
+  decided: { norm: NormKind; said: string | null },
+  weight: string,
+  fail: (p: string) => Error,
+): Error | null {
+  if (accept === 'any' || decided.norm === accept) return null;
+  const got = NORMS[decided.norm].name;
   return fail(
-    `expected a LayerNorm, got an RMSNorm: "${weight}" is the gain of an RMSNorm (${said}); ` +
+    `expected a ${NORMS[accept].name}, got an ${got}: "${weight}" is the gain of an ${got} (${decided.said}); ` +
       'load it with loadNormWeights, which returns either kind',
   );
 }
 
-/** Settles the norm kind for the chosen tensors; an RMSNorm drops the bias (it has none). */
+/** Settles the norm kind for the chosen tensors; a norm without a bias (RMSNorm) drops it. */
 function settleNorm(
   evidence: NormEvidence,
   names: { weight: string; bias: string | null },
@@ -103,14 +112,16 @@ function settleNorm(
   fail: (p: string) => Error,
 ): { norm: NormKind; eps: number | null; names: { weight: string; bias: string | null } } {
   const decided = decideNorm(evidence, names.bias !== null);
-  if (decided.norm === 'layernorm') return { norm: 'layernorm', eps: decided.eps, names };
-  if (accept === 'layernorm') throw refuseRmsNorm(names.weight, decided.said, fail);
+  const refused = refusal(accept, decided, names.weight, fail);
+  if (refused) throw refused;
+  const { norm, eps } = decided;
+  if (NORMS[norm].bias) return { norm, eps, names };
   if (typeof options.bias === 'string') {
     throw fail(
-      `expected a bias beside "${names.weight}", but it is the gain of an RMSNorm (${decided.said}), which has none; leave out options.bias`,
+      `expected a bias beside "${names.weight}", but it is the gain of an ${NORMS[norm].name} (${decided.said}), which has none; leave out options.bias`,
     );
   }
-  return { norm: 'rmsnorm', eps: decided.eps, names: { weight: names.weight, bias: null } };
+  return { norm, eps, names: { weight: names.weight, bias: null } };
 }
 
 async function loadFromCheckpoint(
@@ -223,10 +234,11 @@ async function loadNpyPair(
   const evidence = evidenceFor(null, await config, fail);
   const names = { weight: gSrc.describe, bias: bSrc ? bSrc.describe : null };
   const decided = decideNorm(evidence, b !== null);
-  if (decided.norm === 'rmsnorm' && accept === 'layernorm') throw refuseRmsNorm(names.weight, decided.said, fail);
-  if (decided.norm === 'rmsnorm' && b) {
+  const refused = refusal(accept, decided, names.weight, fail);
+  if (refused) throw refused;
+  if (!NORMS[decided.norm].bias && b) {
     throw fail(
-      `expected a gain only: the config says RMSNorm (${decided.said}), which has no bias, but a beta file was given (${bSrc!.describe})`,
+      `expected a gain only: the config says ${NORMS[decided.norm].name} (${decided.said}), which has no bias, but a beta file was given (${bSrc!.describe})`,
     );
   }
   // The gain given is the family's stored weight (np.save of Gemma's model.norm.weight is w, not 1 + w).
