@@ -3,7 +3,8 @@
  * features shown and the scale. Only values that differ from the defaults are written, and a value
  * that does not parse is ignored (the default stays), so any link opens a working page.
  */
-import { NORM_FORMS } from 'layernorm-wasm';
+import { DEFAULT_NORM, NORM_FORM_NAMES, NORM_FORMS } from 'layernorm-wasm';
+import type { Preset } from './engine/protocol';
 import { initialState, parseEps, type PageState, type PageStore, type Scale, type WeightsSource } from './state';
 
 type Linked = Pick<
@@ -21,8 +22,10 @@ type Linked = Pick<
   | 'scale'
 >;
 
-/** The LayerNorm presets a link can name, by their permalink codes (norms.ts). */
-const PRESETS = (['layernorm', 'biasfree'] as const).map((form) => [NORM_FORMS[form].url, form] as const);
+/** The presets (LayerNorm's forms) a link can name, by their permalink codes (norms.ts). */
+const PRESETS = NORM_FORM_NAMES.filter((form) => NORM_FORMS[form].norm === DEFAULT_NORM).map(
+  (form) => [NORM_FORMS[form].url, form as Preset] as const,
+);
 
 const defaults = initialState();
 

@@ -15,7 +15,7 @@ import type {
   Tolerance,
   Variant,
 } from './engine/protocol';
-import { NORM_FORMS, normFormOf } from 'layernorm-wasm';
+import { DEFAULT_FORM, NORM_FORMS, normFormOf } from 'layernorm-wasm';
 import { Store } from './store';
 
 export type WeightsSource =
@@ -165,7 +165,7 @@ export function initialState(): PageState {
     weightsSource: { kind: 'hf' },
     weightsLoad: null,
     weights: null,
-    variant: 'layernorm',
+    variant: DEFAULT_FORM,
     epsText: '1e-5',
     eps: 1e-5,
     epsOrigin: 'default',

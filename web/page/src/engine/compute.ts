@@ -2,7 +2,7 @@
  * Normalizing the activations: every row, in slices, with the statistics of the sampled rows and
  * the check against the correctly rounded reference accumulated on the way.
  */
-import { explainRow, type Explanation, type LayerNormRuntime } from 'layernorm-wasm';
+import { explainRow, NORM_FORMS, NORMS, type Explanation, type LayerNormRuntime } from 'layernorm-wasm';
 import { accumulateReference, emptyReferenceCheck, finiteClass } from './checks';
 import { normalize, normFor, paramsOf, reference as referenceOf, type Norm, type Weights } from './norm';
 import type { ComputeResult, LayerParams, Progress, StagesRequest } from './protocol';
@@ -116,18 +116,26 @@ export async function compute(
   return { result, output: { data: whole, parts } };
 }
 
-/** The statistics the output card lists for the sampled rows, as the module computes them. */
+/**
+ * The statistics the output card lists for the sampled rows, as the module computes them: a
+ * centred norm's μ, σ² and 1/√(σ² + ε) in one call, an uncentred one's mean(x²) and 1/√(mean(x²) + ε)
+ * row by row.
+ */
 function sampleStats(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number): ComputeResult['stats'] {
-  if (n.variant !== 'rmsnorm') return { norm: 'layernorm', ...rt.layerNormStats(x, d, { eps: n.eps }) };
+  const norm = NORM_FORMS[n.variant].norm;
+  if (NORMS[norm].centred) {
+    const s = rt.layerNormStats(x, d, { eps: n.eps });
+    return { norm, mean: s.mean, moment: s.variance, rstd: s.rstd };
+  }
   const rows = x.length / d;
-  const meanSquare = new Float64Array(rows);
+  const moment = new Float64Array(rows);
   const rstd = new Float64Array(rows);
   for (let r = 0; r < rows; r++) {
     const st = rt.rmsNormStages(x, d, r, { eps: n.eps });
-    meanSquare[r] = st.meanSquare;
+    moment[r] = st.meanSquare;
     rstd[r] = st.rstd;
   }
-  return { norm: 'rmsnorm', meanSquare, rstd };
+  return { norm, mean: null, moment, rstd };
 }
 
 /**

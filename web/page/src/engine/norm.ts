@@ -1,12 +1,14 @@
 /**
- * Which norm the engine runs and the package calls that run it: the checkpoint's RMSNorm, or
- * LayerNorm with β or without (the bias-free preset). Every computation in the engine (output,
- * checks, lab, timing, benchmark) goes through here, so they all run the same norm.
+ * Which norm the engine runs and the package calls that run it (the ones its row in NORMS names):
+ * the checkpoint's RMSNorm, or LayerNorm with β or without (the bias-free preset). Every
+ * computation in the engine (output, checks, lab, timing, benchmark) goes through here, so they
+ * all run the same norm.
  */
 import {
   layerNormReference,
   NORM_FORMS,
   normFormOf,
+  normOfForm,
   rmsNormReference,
   type LayerNorm,
   type LayerNormRuntime,
@@ -41,23 +43,30 @@ export function normFor(w: Weights, p: LayerParams): Norm {
 /** The settings a result was made with (what ran, not what was asked). */
 export const paramsOf = (n: Norm): LayerParams => ({ eps: n.eps, variant: n.variant });
 
+/** γ, β (null for a norm without one, or a form that leaves it out) and ε, as every call takes them. */
+type NormOptions = { gamma: Float32Array; beta: Float32Array | null; eps: number; out?: Float32Array };
+const options = (n: Norm, out?: Float32Array): NormOptions => ({ gamma: n.gamma, beta: n.beta, eps: n.eps, out });
+type Api = ReturnType<typeof normOfForm>['api'];
+
+/** The package's references, by the name a norm's row gives its own (a new row fails here until listed). */
+const REFERENCES: Record<Api['reference'], (x: Float32Array, d: number, o: NormOptions) => Float32Array> = {
+  layerNormReference,
+  rmsNormReference,
+};
+
 /** The module's output for rows x (into `out` when given). */
 export function normalize(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number, out?: Float32Array): Float32Array {
-  return n.variant === 'rmsnorm'
-    ? rt.rmsNorm(x, d, { gamma: n.gamma, eps: n.eps, out })
-    : rt.layerNorm(x, d, { gamma: n.gamma, beta: n.beta, eps: n.eps, out });
+  const call = rt[normOfForm(n.variant).api.call] as (x: Float32Array, d: number, o: NormOptions) => Float32Array;
+  return call.call(rt, x, d, options(n, out));
 }
 
 /** The package's reference for rows x: each output the float32 nearest the exact answer. */
 export function reference(n: Norm, x: Float32Array, d: number): Float32Array {
-  return n.variant === 'rmsnorm'
-    ? rmsNormReference(x, d, { gamma: n.gamma, eps: n.eps })
-    : layerNormReference(x, d, { gamma: n.gamma, beta: n.beta, eps: n.eps });
+  return REFERENCES[normOfForm(n.variant).api.reference](x, d, options(n));
 }
 
 /** A resident layer (γ, β kept in wasm memory) for repeated calls; dispose it. */
 export function createNorm(rt: LayerNormRuntime, d: number, n: Norm): LayerNorm {
-  return n.variant === 'rmsnorm'
-    ? rt.createRmsNorm(d, { gamma: n.gamma, eps: n.eps })
-    : rt.createLayerNorm(d, { gamma: n.gamma, beta: n.beta, eps: n.eps });
+  const create = rt[normOfForm(n.variant).api.create] as (d: number, o: NormOptions) => LayerNorm;
+  return create.call(rt, d, options(n));
 }

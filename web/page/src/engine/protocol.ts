@@ -3,7 +3,7 @@
  * (generating, parsing, normalizing, checking, timing) runs in the worker, so the page's main
  * thread only draws; these types are the whole contract between the two.
  */
-import type { Explanation, NormForm, NormKind } from 'layernorm-wasm';
+import type { DEFAULT_NORM, Explanation, FormOf, NormForm, NormKind } from 'layernorm-wasm';
 
 /** Files above this are refused. */
 export const MAX_FILE_BYTES = 1_000_000_000;
@@ -15,8 +15,11 @@ export const STREAM_BYTES = 16 << 20;
  * LDLM's final norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one.
  */
 export type Variant = NormForm;
-/** What the visitor picks for a LayerNorm checkpoint; an RMSNorm checkpoint decides for itself. */
-export type Preset = Exclude<Variant, 'rmsnorm'>;
+/**
+ * What the visitor picks (β or not) for a checkpoint of the default norm, LayerNorm; a checkpoint
+ * of another norm runs in that norm's form.
+ */
+export type Preset = FormOf<typeof DEFAULT_NORM>;
 /** The kind of norm a checkpoint holds, as the package's loader reports it. */
 export type { NormKind };
 
@@ -41,7 +44,7 @@ export interface WeightsInfo {
   bytesRead: number;
   /** Size of the whole file, when known. */
   total: number | null;
-  /** 'rmsnorm' when the checkpoint says its norms are RMSNorms (a Llama GGUF, config.json's rms_norm_eps). */
+  /** As the checkpoint says (a Llama GGUF, config.json's rms_norm_eps: RMSNorm); GPT-2's LayerNorm otherwise. */
   norm: NormKind;
   /** The gain's tensor name in the checkpoint, e.g. "ln_f.weight" or "output_norm.weight" (null: synthetic). */
   tensor: string | null;
@@ -108,10 +111,11 @@ export interface ComputeResult {
   sampleRows: Int32Array;
   sampleIn: Float32Array;
   sampleOut: Float32Array;
-  /** Per sampled row, from the module in float64: LayerNorm's μ, σ², 1/√(σ² + ε) or RMSNorm's mean(x²), 1/√(mean(x²) + ε). */
-  stats:
-    | { norm: 'layernorm'; mean: Float64Array; variance: Float64Array; rstd: Float64Array }
-    | { norm: 'rmsnorm'; meanSquare: Float64Array; rstd: Float64Array };
+  /**
+   * Per sampled row, from the module in float64: the mean μ (a centred norm's only, NORMS[norm].centred),
+   * the norm's moment (LayerNorm's σ², RMSNorm's mean(x²)) and 1/√(moment + ε).
+   */
+  stats: { norm: NormKind; mean: Float64Array | null; moment: Float64Array; rstd: Float64Array };
   output: { min: number; max: number; meanAbs: number; nonFinite: number };
   /** Rows whose input holds NaN or ±Inf: how many, and the first few. */
   nonFiniteRows: { count: number; first: number[] };

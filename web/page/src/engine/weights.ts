@@ -12,6 +12,7 @@ import {
   loadNormWeights,
   openByteSource,
 } from 'layernorm-wasm/io';
+import { DEFAULT_NORM } from 'layernorm-wasm';
 import { errorText } from '../ui/format';
 import type { WeightsInfo, WeightsRequest } from './protocol';
 import { syntheticWeights } from './sample';
@@ -48,7 +49,7 @@ export async function readWeights(
       dtype: 'F32',
       bytesRead: 0,
       total: null,
-      norm: 'layernorm',
+      norm: DEFAULT_NORM,
       tensor: null,
       eps: null,
       architecture: null,

@@ -4,7 +4,7 @@
  * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
  * between them, so a newer request can cancel them.
  */
-import { init, type LayerNormRuntime } from 'layernorm-wasm';
+import { DEFAULT_NORM, init, type LayerNormRuntime } from 'layernorm-wasm';
 import { countBitDifferences, median } from './checks';
 import { CancelledError, compute, explainStages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
@@ -212,7 +212,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
     const norm = normFor(
       weights?.d === d
         ? weights
-        : { id: 0, gamma: new Float32Array(d).fill(1), beta: null, d, norm: weights?.norm ?? 'layernorm' },
+        : { id: 0, gamma: new Float32Array(d).fill(1), beta: null, d, norm: weights?.norm ?? DEFAULT_NORM },
       params,
     );
     const x = gpt2LikeActivations(1, 1024, d, 42);

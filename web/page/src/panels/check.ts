@@ -4,7 +4,7 @@
  * table, the worst element in full, and a report to copy. One panel: its sections render the
  * same lab state.
  */
-import { NORM_FORMS } from 'layernorm-wasm';
+import { NORM_FORMS, normOfForm } from 'layernorm-wasm';
 import { ULP_BIN_LABELS, type ElementView, type LabFileResult, type ToleranceMode } from '../engine/protocol';
 import { isCurrent, type PageState, type PageStore } from '../state';
 import { Histogram } from '../ui/charts';
@@ -167,7 +167,7 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
   p.replaceChildren();
   p.append(el('strong', ok ? '✓ Agrees' : '✗ Larger error than expected', ok ? 'pass' : 'fail'));
   const total = r.rows * r.d;
-  const oracle = r.params.variant === 'rmsnorm' ? 'rmsNormReference' : 'layerNormReference';
+  const oracle = normOfForm(r.params.variant).api.reference;
   let text =
     ` — against ${oracle}: max abs error ${fmtErr(ref.maxAbs)}, max ${fmtNum(ref.maxSulp, 3)} sULP over the ${fmtInt(ref.compared)} finite values` +
     (ref.compared < total ? ` of ${fmtInt(total)}` : '') +

@@ -6,7 +6,7 @@
  * explains, the share buttons, and a notice while ε is not a number.
  */
 import 'layernorm-wasm/explainer';
-import { NORM_FORMS, type ExplainerWeights } from 'layernorm-wasm';
+import { DEFAULT_NORM, NORM_FORMS, type ExplainerWeights } from 'layernorm-wasm';
 import type { Call, EngineClient } from '../engine/client';
 import type { StagesResult } from '../engine/protocol';
 import { permalink } from '../permalink';
@@ -35,7 +35,7 @@ export function mountExplain(store: PageStore, engine: EngineClient): void {
           eps: req.eps,
           gamma: w?.gamma ?? null,
           beta: w?.beta ?? null,
-          norm: w?.norm ?? 'layernorm',
+          norm: w?.norm ?? DEFAULT_NORM,
         });
         latest = call;
         return (await call.result).explanation;

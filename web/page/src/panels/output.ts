@@ -1,5 +1,5 @@
 /** The output card: heatmap, downloads, per-row statistics, and what the results were computed for. */
-import { NORM_FORMS, type NormForm } from 'layernorm-wasm';
+import { NORM_FORMS, NORMS, type NormForm } from 'layernorm-wasm';
 import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
 import { $, el } from '../ui/dom';
 import { fmtEps, fmtInt, fmtNum, fmtShape } from '../ui/format';
@@ -137,21 +137,14 @@ function renderStats(s: Readonly<PageState>, all = false): void {
   const n = all ? r.sampleRows.length : Math.min(FIRST_STATS, r.sampleRows.length);
   const st = r.stats;
   // LayerNorm's μ, σ², 1/√(σ² + ε), or RMSNorm's mean(x²), 1/√(mean(x²) + ε).
-  const columns: [string, Float64Array][] =
-    st.norm === 'rmsnorm'
-      ? [
-          ['mean(x²)', st.meanSquare],
-          ['1/√(mean(x²)+ε)', st.rstd],
-        ]
-      : [
-          ['μ', st.mean],
-          ['σ²', st.variance],
-          ['1/√(σ²+ε)', st.rstd],
-        ];
-  $('stats-caption').textContent =
-    st.norm === 'rmsnorm'
-      ? 'Mean square and reciprocal root mean square of each row'
-      : 'Mean, variance and reciprocal standard deviation of each row';
+  const spec = NORMS[st.norm];
+  const columns: [string, Float64Array][] = [
+    ...(st.mean ? [['μ', st.mean] as [string, Float64Array]] : []),
+    [spec.moment, st.moment],
+    [`1/√(${spec.moment}+ε)`, st.rstd],
+  ];
+  const moment = st.mean ? `Mean, ${spec.momentName}` : spec.momentName[0]!.toUpperCase() + spec.momentName.slice(1);
+  $('stats-caption').textContent = `${moment} and 1/√(${spec.moment} + ε) of each row`;
   $('stats-head').replaceChildren(
     ...['row', ...columns.map(([name]) => name)].map((name) => {
       const th = el('th', name);

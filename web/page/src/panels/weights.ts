@@ -1,6 +1,6 @@
 /** The weights card: where γ and β come from, the norm they run as (LayerNorm preset or RMSNorm), and ε. */
-import { NORMS } from 'layernorm-wasm';
-import type { ConfigRequest } from '../engine/protocol';
+import { DEFAULT_NORM, NORM_FORMS, NORMS, type NormForm } from 'layernorm-wasm';
+import type { ConfigRequest, Preset } from '../engine/protocol';
 import { effectiveVariant, parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
 import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
 import { fmtBytes, fmtEps, fmtNum } from '../ui/format';
@@ -128,11 +128,13 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     if (l) load(l.source);
   });
   useSynthetic.addEventListener('click', () => load({ kind: 'synthetic', seed: seed() }));
-  for (const r of root.querySelectorAll<HTMLInputElement>('input[name="preset"]')) {
-    // RMSNorm is not a preset: it is checked (and enabled) only while RMSNorm weights are loaded.
-    if (r.value === 'rmsnorm') continue;
+  const presets = [...root.querySelectorAll<HTMLInputElement>('input[name="preset"]')];
+  for (const r of presets) {
+    // Only LayerNorm's forms are presets: another norm's form (RMSNorm) is checked, and enabled,
+    // only while weights of that norm are loaded.
+    if (NORM_FORMS[r.value as NormForm].norm !== DEFAULT_NORM) continue;
     r.addEventListener('change', () => {
-      if (r.checked) store.set({ variant: r.value === 'biasfree' ? 'biasfree' : 'layernorm' });
+      if (r.checked) store.set({ variant: r.value as Preset });
     });
   }
 
@@ -186,24 +188,26 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       const norm = normSummary(w);
       const parts = [w.detail, ...(norm ? [norm] : []), `d = ${w.d}`, `γ: ${summarize(w.gamma)}`];
       if (w.beta) parts.push(`β: ${summarize(w.beta)}`);
-      else parts.push(w.norm === 'rmsnorm' ? 'no β (an RMSNorm has none)' : 'no β in this checkpoint');
-      if (w.beta && s.variant === 'biasfree') parts.push('β ignored (bias-free preset)');
+      else parts.push(NORMS[w.norm].bias ? 'no β in this checkpoint' : `no β (an ${NORMS[w.norm].name} has none)`);
+      if (w.beta && !NORM_FORMS[s.variant].bias) parts.push('β ignored (bias-free preset)');
       summary.append(` — ${parts.join(' · ')}`);
     }
 
-    const rms = w?.norm === 'rmsnorm';
+    // The forms of the loaded norm are open (one with β only when the weights have a β).
+    const norm = NORMS[w?.norm ?? DEFAULT_NORM];
+    const own = (w?.norm ?? DEFAULT_NORM) !== DEFAULT_NORM;
     const hasBeta = !w || w.beta !== null;
-    const preset = (v: string) => root.querySelector<HTMLInputElement>(`input[name="preset"][value="${v}"]`)!;
-    preset('layernorm').disabled = !hasBeta || rms;
-    preset('biasfree').disabled = rms;
-    preset('rmsnorm').disabled = !rms;
+    for (const r of presets) {
+      const form = NORM_FORMS[r.value as NormForm];
+      r.disabled = NORMS[form.norm] !== norm || (form.bias && !hasBeta);
+    }
     setRadio(root, 'preset', effectiveVariant(s));
-    $('preset-note').textContent = rms
-      ? 'These weights are the gain of an RMSNorm (the checkpoint says so), so the layer runs as RMSNorm with the checkpoint’s ε. Load a LayerNorm checkpoint for the presets above.'
+    $('preset-note').textContent = own
+      ? `These weights are the gain of an ${norm.name} (the checkpoint says so), so the layer runs as ${norm.name} with the checkpoint’s ε. Load a ${NORMS[DEFAULT_NORM].name} checkpoint for the presets above.`
       : hasBeta
         ? ''
         : 'These weights have no β, so the layer runs bias-free.';
-    $('eps-what').textContent = rms ? '(added to the mean square, mean(x²))' : '(added to the variance)';
+    $('eps-what').textContent = `(added to the ${norm.momentName}, ${norm.moment})`;
 
     syncValue(eps, s.epsText);
     const said = w?.eps ?? null;
@@ -213,7 +217,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
         : said !== null && Number(fmtEps(said)) !== s.eps
           ? `The checkpoint states ε = ${fmtEps(said)}.`
           : w && !w.synthetic && said === null
-            ? rms
+            ? own
               ? 'These weights do not state ε; 1e-5 is the package’s default (Llama-family models use 1e-5 or 1e-6).'
               : 'These weights do not state ε; 1e-5 is GPT-2’s.'
             : '';

@@ -3,7 +3,7 @@
  * picture for another checkpoint's final norm, with its own width d and norm (a Llama-family
  * RMSNorm sits in the same place, `model.norm`).
  */
-import { NORMS } from 'layernorm-wasm';
+import { DEFAULT_NORM, NORMS } from 'layernorm-wasm';
 import type { PageStore, Weights } from '../state';
 import { $, el } from '../ui/dom';
 
@@ -18,7 +18,7 @@ const code = (text: string) => el('code', text);
 
 /** GPT-2's own weights, or weights in its image (the page's synthetic ones). */
 function isGpt2(w: Weights | null): boolean {
-  return !w || w.architecture === 'gpt2' || (w.synthetic && w.norm === 'layernorm');
+  return !w || w.architecture === 'gpt2' || (w.synthetic && w.norm === DEFAULT_NORM);
 }
 
 function steps(w: Weights | null): { title: (string | HTMLElement)[]; steps: Step[]; text: (string | HTMLElement)[] } {

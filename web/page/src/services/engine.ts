@@ -4,6 +4,7 @@
  * selected row, the checks and the timings. Only the newest request of each kind counts; an older
  * one still running is cancelled.
  */
+import { DEFAULT_FORM } from 'layernorm-wasm';
 import { Cancelled, type Call, type EngineClient } from '../engine/client';
 import { STREAM_BYTES, type EngineApi, type LayerParams, type Operation } from '../engine/protocol';
 import { effectiveVariant, idle, type Job, type PageState, type PageStore } from '../state';
@@ -255,7 +256,7 @@ export function startEngine(store: PageStore, engine: EngineClient): void {
   }
 
   store.handle('speed/bench', async () => {
-    const p = params(store.state) ?? { eps: 1e-5, variant: 'layernorm' as const };
+    const p = params(store.state) ?? { eps: 1e-5, variant: DEFAULT_FORM };
     store.set({ bench: job<never>('running', null, '', 0, 9) });
     try {
       const r = await run('bench', 'bench', p, (done, total) =>
