@@ -1,12 +1,15 @@
-// web/scripts/structure.mjs, which `npm run lint` runs: it fails on an import cycle and on a source
-// file over 600 lines, naming each, and passes on this repository. The made-up checkouts are git
+// web/scripts/structure.mjs, which `npm run lint` runs: it fails on an import cycle, on a source
+// file over 600 lines and on a file under web/ that decides by a norm's name instead of its row in
+// web/src/norms.ts, naming each, and passes on this repository. The made-up checkouts are git
 // repositories in a temporary folder, their files new and untracked as a change under review is.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MAX_LINES, structureProblems } from '../../web/scripts/structure.mjs';
+import { readFileSync } from 'node:fs';
+import { MAX_LINES, NORM_SPEC, structureProblems, tableKeys } from '../../web/scripts/structure.mjs';
+import { NORM_FORM_NAMES, NORM_KINDS } from '../../web/src/norms.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const SCRIPT = join(root, 'web', 'scripts', 'structure.mjs');
@@ -88,10 +91,56 @@ describe('structure.mjs', () => {
     });
     expect(run(dir)).toEqual({
       status: 0,
-      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle.\n`,
+      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}.\n`,
       stderr: '',
     });
     expect(structureProblems(root)).toEqual([]);
     expect(run(root).status).toBe(0);
+  });
+
+  // A made-up specification with a third row: the check reads the rows, so it knows the new names.
+  const spec = [
+    'export const NORMS = {',
+    "  layernorm: { name: 'LayerNorm' },",
+    "  rmsnorm: { name: 'RMSNorm' },",
+    "  scalenorm: { name: 'ScaleNorm' },",
+    '} as const satisfies Record<string, NormSpec>;',
+    'export const NORM_FORMS = {',
+    "  biasfree: { norm: 'layernorm' },",
+    '} as const satisfies Record<string, NormFormSpec>;',
+    '',
+  ].join('\n');
+
+  test('fails on a file under web/ that decides by a norm or form name, or writes out their union', () => {
+    const dir = checkout('norm-names', {
+      [NORM_SPEC]: spec,
+      'web/page/src/a.ts': "export const rms = (k: string) => k === 'rmsnorm';\n",
+      'web/src/b.ts':
+        "export type K = 'layernorm' | \"scalenorm\";\nexport const f = (k: K) => ('biasfree' !== k ? 1 : 0);\n",
+      'web/bench/c.mjs': 'export function label(k) {\n  switch (k) {\n    case `scalenorm`:\n      return 1;\n  }\n}\n',
+      // Passing a kind on is not deciding by it; outside web/ (tests) names are free; the exception is listed.
+      'web/src/d.ts': "export const run = (f: (k: string) => void) => f('layernorm');\n",
+      'tests/e.ts': "export const rms = (k: string) => k === 'rmsnorm';\n",
+      'web/src/io/norm-kind.ts': "export const said = (k: string) => k === 'rmsnorm';\n",
+    });
+    const take = `take the fact from ${NORM_SPEC} instead`;
+    expect(structureProblems(dir)).toEqual([
+      `web/bench/c.mjs:3: switches on a norm name (case \`scalenorm\`:); ${take}`,
+      `web/page/src/a.ts:1: compares with a norm name (=== 'rmsnorm'); ${take}`,
+      `web/src/b.ts:2: compares with a norm name ('biasfree' !==); ${take}`,
+      `web/src/b.ts:1: writes out a union of norm names ('layernorm' | "scalenorm"); ${take}`,
+    ]);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}.`,
+    );
+  });
+
+  test("reads this repository's norms and forms from the specification's rows", () => {
+    const text = readFileSync(join(root, NORM_SPEC), 'utf8');
+    expect(tableKeys(text, 'NORMS')).toEqual([...NORM_KINDS]);
+    expect(tableKeys(text, 'NORM_FORMS')).toEqual([...NORM_FORM_NAMES]);
+    expect(tableKeys(spec, 'NORMS')).toEqual(['layernorm', 'rmsnorm', 'scalenorm']);
   });
 });

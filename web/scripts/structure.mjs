@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The code base's shape, checked by `npm run lint`: no source file over MAX_LINES lines (C++, TS,
-// JS, CSS and HTML alike; Markdown and data are not source), and no import cycle among the
+// JS, CSS and HTML alike; Markdown and data are not source), no import cycle among the
 // JavaScript and TypeScript modules (type-only imports count: a cycle of types still means two
-// files that cannot be read, or moved, one without the other).
+// files that cannot be read, or moved, one without the other), and no norm spelled out under web/
+// beside its one specification (NORM_SPEC: see normNameProblems).
 // Usage: node web/scripts/structure.mjs [DIR]   (DIR: a git checkout, default this repository;
 // exit 1 listing every problem)
 import { execFileSync } from 'node:child_process';
@@ -144,6 +145,57 @@ function cyclePath(component, edges) {
   return component.join(' ↔ ');
 }
 
+/** The one specification of the norms: their kinds (NORMS) and forms (NORM_FORMS) are its rows. */
+export const NORM_SPEC = 'web/src/norms.ts';
+
+/**
+ * Files under web/ that may still decide by a norm's name, each with why: what differs there is
+ * not a fact of the norm but of the outside world, which names its norms itself.
+ */
+export const NORM_NAME_EXCEPTIONS = {
+  'web/src/io/norm-kind.ts':
+    'how a checkpoint says which norm it holds (GGUF keys, config.json fields) is each format’s own spelling',
+};
+
+/** The row names of `const <table> = { … }` in the specification's text (its keys at two spaces). */
+export function tableKeys(text, table) {
+  const start = text.indexOf(`export const ${table} = {`);
+  if (start < 0) return [];
+  const end = text.indexOf('\n} as const', start);
+  return [...text.slice(start, end < 0 ? undefined : end).matchAll(/^ {2}(\w+): \{/gm)].map((m) => m[1]);
+}
+
+/**
+ * Places under web/ that decide by a norm's name instead of by the facts its row gives: a
+ * comparison with, or a `case` of, a kind or form name in quotes, and a union of two of them
+ * written out (the union of the kinds is NormKind, written once: NORMS' keys).
+ * Naming a kind to pass it on (the runtime's layerNorm passes 'layernorm') is not deciding.
+ */
+export function normNameProblems(paths, read) {
+  if (!paths.includes(NORM_SPEC)) return [];
+  const spec = read(NORM_SPEC);
+  const names = [...new Set([...tableKeys(spec, 'NORMS'), ...tableKeys(spec, 'NORM_FORMS')])];
+  if (!names.length) return [`${NORM_SPEC}: no rows found in NORMS or NORM_FORMS`];
+  const name = `['"\`](?:${names.join('|')})['"\`]`;
+  const patterns = [
+    [new RegExp(`[!=]==?\\s*${name}|${name}\\s*[!=]==?`, 'g'), 'compares with a norm name'],
+    [new RegExp(`\\bcase\\s+${name}\\s*:`, 'g'), 'switches on a norm name'],
+    [new RegExp(`${name}\\s*\\|\\s*${name}`, 'g'), 'writes out a union of norm names'],
+  ];
+  const out = [];
+  for (const f of paths) {
+    if (!f.startsWith('web/') || f === NORM_SPEC || !MODULE.test(f) || Object.hasOwn(NORM_NAME_EXCEPTIONS, f)) continue;
+    const text = read(f);
+    for (const [re, what] of patterns) {
+      for (const m of text.matchAll(re)) {
+        const line = text.slice(0, m.index).split('\n').length;
+        out.push(`${f}:${line}: ${what} (${m[0].trim()}); take the fact from ${NORM_SPEC} instead`);
+      }
+    }
+  }
+  return out;
+}
+
 /** Every problem with the shape of the checkout `dir`, each one line; none when it is clean. */
 export function structureProblems(dir = root) {
   const files = sourceFiles(dir);
@@ -152,6 +204,7 @@ export function structureProblems(dir = root) {
   return [
     ...longFiles(files, read).map((p) => `${p}: split it into files with one job each`),
     ...importCycles(modules, read).map((c) => `import cycle: ${c}`),
+    ...normNameProblems(files, read),
   ];
 }
 
@@ -165,11 +218,14 @@ export function checkStructure(dir = root) {
     console.error(
       `The code base's shape (web/scripts/structure.mjs) has ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n- ${problems.join('\n- ')}\n` +
         `No source file may be over ${MAX_LINES} lines, and no module may import itself through others: ` +
-        'move what both sides of a cycle need into a module they both import, or pass it in.',
+        'move what both sides of a cycle need into a module they both import, or pass it in; ' +
+        `and no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}.`,
     );
     return false;
   }
-  console.log(`Structure is clean: no source file over ${MAX_LINES} lines, no import cycle.`);
+  console.log(
+    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}.`,
+  );
   return true;
 }
 

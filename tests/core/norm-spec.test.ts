@@ -1,0 +1,121 @@
+// A third norm is one row in web/src/norms.ts (plus its kernel): with a made-up row added to the
+// built table before anything reads it — a centred norm with no β and no plain entry point, and
+// its one form — everything that can be checked without a kernel takes it from the table: the
+// kinds and forms, the call checks and their messages, the one-token path's checks, the plain-path
+// decision, the explainer's weights check, the page's permalinks, forms and statistics labels, and
+// the loader's refusal of a kind the caller does not take. The row is the test's, not the product's.
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('../../dist/norms.js', async (importOriginal) => {
+  const table = await importOriginal<Record<string, unknown>>();
+  const norms = table.NORMS as Record<string, unknown>;
+  const forms = table.NORM_FORMS as Record<string, unknown>;
+  // The row and its form, as a maintainer adding the norm would write them.
+  norms.centrednorm = {
+    name: 'CentredNorm',
+    equation: 'y = γ ⊙ (x − μ) / √(mean((x − μ)²) + ε)',
+    wire: 2,
+    centred: true,
+    bias: false,
+    moment: 'c²',
+    momentName: 'centred square',
+    statistics: ['μ = Σᵢ xᵢ / d', 'c² = Σᵢ (xᵢ − μ)² / d'],
+    plain: false,
+    api: {
+      call: 'centredNorm',
+      create: 'createCentredNorm',
+      stages: 'centredNormStages',
+      reference: 'centredNormReference',
+    },
+  };
+  forms.centrednorm = {
+    norm: 'centrednorm',
+    bias: false,
+    label: 'CentredNorm (γ only)',
+    short: 'CentredNorm',
+    equation: 'y = γ ⊙ (x − μ) / √(mean((x − μ)²) + ε)',
+    url: 'cn',
+    bench: 'cn',
+  };
+  // The lists are the tables' keys, computed once when the module loads: they grow with the row.
+  (table.NORM_KINDS as string[]).push('centrednorm');
+  (table.NORM_FORM_NAMES as string[]).push('centrednorm');
+  return table;
+});
+
+const { NORMS, NORM_FORMS, NORM_KINDS, NORM_FORM_NAMES, isNormKind, normFormOf, normOfForm } =
+  await import('../../dist/norms.js');
+const { checkNormCall, isPlain } = await import('../../dist/call.js');
+const { quickCheck } = await import('../../dist/quick-check.js');
+const { checkWeights: checkExplainerWeights } = await import('../../dist/explainer/inputs.js');
+const { decodePermalink, encodePermalink } = await import('../../web/page/src/permalink.ts');
+const { effectiveVariant, initialState } = await import('../../web/page/src/state.ts');
+const { normFor } = await import('../../web/page/src/engine/norm.ts');
+
+const KIND = 'centrednorm' as never;
+const d = 4;
+const x = new Float32Array(2 * d).map((_, i) => i);
+const gamma = new Float32Array(d).fill(1);
+
+describe('a third norm, specified by one row', () => {
+  it('is a kind and a form: the lists, the guard and the form of its facts come from the table', () => {
+    expect(NORM_KINDS).toEqual(['layernorm', 'rmsnorm', 'centrednorm']);
+    expect(NORM_FORM_NAMES).toEqual(['layernorm', 'biasfree', 'rmsnorm', 'centrednorm']);
+    expect([isNormKind('centrednorm'), isNormKind('scalenorm')]).toEqual([true, false]);
+    expect(normFormOf(KIND, false)).toBe('centrednorm');
+    // A norm without β runs in its β-free form whatever β the caller has.
+    expect(normFormOf(KIND, true)).toBe('centrednorm');
+    expect(normOfForm('centrednorm' as never).name).toBe('CentredNorm');
+  });
+
+  it("is checked by its facts: no β (refused in the table's words), a mean (taken), no plain path", () => {
+    expect(() => checkNormCall('centredNorm', KIND, x, d, { gamma, beta: gamma })).toThrow(
+      new TypeError('centredNorm: CentredNorm has no bias term, so no beta option; got beta Float32Array(4)'),
+    );
+    const mean = new Float64Array(2);
+    const c = checkNormCall('centredNorm', KIND, x, d, { gamma, mean });
+    expect([c.norm, c.rows, c.mean === mean, isPlain(c)]).toEqual(['centrednorm', 2, true, false]);
+    // The same plain call of a norm with a plain entry point takes it.
+    expect(isPlain(checkNormCall('layerNorm', 'layernorm', x, d, { gamma }))).toBe(true);
+    // The one-token path's checks agree: β declined (the full checks then refuse it), the mean taken.
+    expect(quickCheck('centredNorm', KIND, x, d, { gamma, beta: gamma })).toBeNull();
+    expect(quickCheck('centredNorm', KIND, x, d, { gamma, mean })?.mean).toBe(mean);
+    expect(quickCheck('rmsNorm', 'rmsnorm', x, d, { gamma, mean })).toBeNull();
+  });
+
+  it("the explainer's weights: the kind accepted, β refused for it, the kinds listed from the table", () => {
+    expect(checkExplainerWeights({ gamma, norm: 'centrednorm' })?.norm).toBe('centrednorm');
+    expect(() => checkExplainerWeights({ gamma, beta: gamma, norm: 'centrednorm' })).toThrow(
+      new RangeError('<layernorm-explainer>: weights.beta is given for an CentredNorm, which has no β'),
+    );
+    expect(() => checkExplainerWeights({ gamma, norm: 'scalenorm' })).toThrow(
+      new TypeError(
+        "<layernorm-explainer>: weights.norm must be 'layernorm' or 'rmsnorm' or 'centrednorm', got string \"scalenorm\"",
+      ),
+    );
+  });
+
+  it('the page: its checkpoint runs in its form, its code is no preset link, the presets stay LayerNorm’s', () => {
+    const weights = { id: 1, gamma, beta: null, d, norm: KIND };
+    const params = { eps: 1e-5, variant: 'layernorm' as const };
+    expect(normFor(weights, params)).toEqual({ variant: 'centrednorm', gamma, beta: null, eps: 1e-5 });
+    const s = { ...initialState(), weights: { ...weights, beta: gamma } as never };
+    expect(effectiveVariant(s)).toBe('centrednorm');
+    // A link names a preset by its code from the table; the new form is the checkpoint's, not a preset.
+    expect(decodePermalink(new URLSearchParams('v=nobias')).variant).toBe('biasfree');
+    expect(decodePermalink(new URLSearchParams('v=cn')).variant).toBeUndefined();
+    expect(encodePermalink({ ...initialState(), variant: 'biasfree' }).get('v')).toBe(NORM_FORMS.biasfree.url);
+  });
+
+  it('the loader refuses a kind the caller does not take, naming both kinds from the table', async () => {
+    const { loadLayerNormWeights } = await import('../../dist/io/index.js');
+    const config = { model_type: 'llama', rms_norm_eps: 1e-6, hidden_size: d };
+    const npy = await import('../../dist/io/npy.js');
+    const g = npy.writeNpy(gamma, [d]);
+    await expect(loadLayerNormWeights({ gamma: g }, { config })).rejects.toThrow(
+      `Uint8Array (144 bytes): invalid npy: expected a ${NORMS.layernorm.name}, got an ${NORMS.rmsnorm.name}: ` +
+        `"Uint8Array (144 bytes)" is the gain of an RMSNorm (the config object (model_type "llama"): rms_norm_eps = 0.000001); ` +
+        'load it with loadNormWeights, which returns either kind',
+    );
+  });
+});
