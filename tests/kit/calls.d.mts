@@ -1,3 +1,5 @@
+import type { NormKind } from '../../dist/index.js';
+
 export const D: number;
 export const ROWS: number;
 export const DATA: Record<'x' | 'r' | 'gamma' | 'beta' | 'bias' | 'scale', Float32Array>;
@@ -25,7 +27,7 @@ export function inputs(readOnly?: ReadOnlyInput[]): Inputs;
 
 /** What a call computes, for the oracle. */
 export interface CallSpec {
-  norm: 'layernorm' | 'rmsnorm';
+  norm: NormKind;
   x: Float32Array;
   d: number;
   gamma: Float32Array | null;
