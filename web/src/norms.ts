@@ -1,7 +1,11 @@
 /**
  * The norms this package computes, specified once. The runtime, the wire to the C++ core, the
  * loaders, the worker, the page and the benchmark take a norm's name, code and facts from here:
- * adding a norm is a row in NORMS (and a form in NORM_FORMS) plus its kernel.
+ * adding a norm is a row in NORMS (and a form in NORM_FORMS) plus its kernel and the entry points
+ * its row's `api` names (the runtime's methods and the package's reference: the page's engine
+ * does not compile until the reference is listed there). No file under web/ decides by a norm's
+ * name (`npm run lint` checks it, web/scripts/structure.mjs): it reads the fact from the row. How
+ * a checkpoint says it holds a norm is the formats' own spelling (io/norm-kind.ts).
  *
  * A checkpoint family's gain convention (Gemma stores w and multiplies by 1 + w) is not a property
  * of the norm but of the family that wrote the file: it lives with the families the loader knows
