@@ -144,10 +144,6 @@ int StagesRaw(Address wire, Address stats, Address stages) {
 
 std::string KernelName() { return layernorm::DefaultKernel().name; }
 
-std::string StatusText(int status) {
-  return layernorm::StatusMessage(static_cast<layernorm::Status>(status));
-}
-
 // Bytes handed out by malloc and not yet freed: lets tests prove the heap stays flat.
 std::size_t HeapInUse() { return static_cast<std::size_t>(mallinfo().uordblks); }
 
@@ -201,7 +197,6 @@ EMSCRIPTEN_BINDINGS(layernorm) {
   emscripten::function("_statistics", &StatisticsRaw);
   emscripten::function("_stages", &StagesRaw);
   emscripten::function("_kernelName", &KernelName);
-  emscripten::function("_statusText", &StatusText);
   emscripten::function("_heapInUse", &HeapInUse);
   emscripten::function("_wireLayout", &WireLayout);
 }

@@ -134,6 +134,14 @@ describe('every status the core can return is a rule the façade checks first', 
     expect(cppEnum('DType')).toEqual({ kFloat32: 0, kFloat16: 1, kBFloat16: 2 });
   });
 
+  it('a status the checks should have made impossible is reported as the defect it would be', () => {
+    const heap = (rt as unknown as { heap: { check(status: number, fn: string): void } }).heap;
+    expect(() => heap.check(0, 'layerNorm')).not.toThrow();
+    expect(() => heap.check(12, 'layerNorm')).toThrow(
+      new Error('layerNorm: the core refused a call the checks had passed (layernorm::Status 12): a defect'),
+    );
+  });
+
   it('the bindings call only the entry points that trust their call, and name no kernel', () => {
     const code = BINDINGS.replace(/\/\/.*$/gm, '');
     expect(code.match(/layernorm::(Normalize|Statistics|Stages|LayerNorm|Reference)\(/g)).toBeNull();

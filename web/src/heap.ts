@@ -96,12 +96,13 @@ export class Heap {
   /**
    * A status from the core. The bindings call the core's entry points that trust their call (the
    * façade checked every rule first), so the one status a call can meet is what only the run
-   * knows: no memory for a 16-bit row's staging. Anything else would be a defect here, and says so.
+   * knows: no memory for a 16-bit row's staging. Any other would be a defect of the façade's checks,
+   * and says so (the core's own wording of its statuses is for C++ users, not in the module).
    */
   check(status: number, fn: string): void {
     if (status === 0) return;
     if (status === OUT_OF_MEMORY) throw new RangeError(RULES.coreOutOfMemory(fn));
-    throw new Error(`${fn}: the kernel refused its arguments: ${this.module._statusText(status)}`);
+    throw new Error(`${fn}: the core refused a call the checks had passed (layernorm::Status ${status}): a defect`);
   }
 }
 
