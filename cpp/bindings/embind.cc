@@ -1,8 +1,12 @@
 // The only file that knows about JavaScript. Raw, `_`-prefixed entry points taking wasm heap
 // addresses; the TypeScript façade (web/src/runtime.ts) validates arguments, owns the memory and
-// is the public API. The two calls a model makes per token are plain C exports, which JavaScript
-// calls as wasm functions: an Embind function goes through a JS invoker that converts each
-// argument, then an indirect call, which measured ~50 ns of a ~350 ns one-row call.
+// is the public API. So they call the core's entry points that trust their call (validate.h):
+// every rule the core would check, the façade has checked first, with its own typed error and
+// message (tests/errors/core-rules.test.ts names the test of each); only what the run itself can
+// meet (kOutOfMemory) comes back as a status. The two calls a model makes per token are plain C
+// exports, which JavaScript calls as wasm functions: an Embind function goes through a JS invoker
+// that converts each argument, then an indirect call, which measured ~50 ns of a ~350 ns one-row
+// call.
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
 #include <malloc.h>
@@ -14,6 +18,7 @@
 #include <type_traits>
 
 #include "layernorm/layernorm.h"
+#include "validate.h"
 
 namespace {
 
@@ -122,8 +127,8 @@ layernorm::NormCall FromWire(Address wire) {
 
 // stats: rows x {mean, variance, rstd} as float64.
 int StatisticsRaw(Address wire, Address stats) {
-  return static_cast<int>(
-      layernorm::Statistics(FromWire(wire), reinterpret_cast<layernorm::RowStats*>(stats)));
+  return static_cast<int>(layernorm::detail::StatisticsValidated(
+      FromWire(wire), reinterpret_cast<layernorm::RowStats*>(stats), nullptr));
 }
 
 // stages: six float arrays of length d, back to back (input, sum, centered, normalized, scaled,
@@ -133,15 +138,11 @@ int StagesRaw(Address wire, Address stats, Address stages) {
   float* s = Out(stages);
   const std::size_t d = c.d;
   return static_cast<int>(
-      layernorm::Stages(c, reinterpret_cast<layernorm::RowStats*>(stats),
-                        {s, s + d, s + 2 * d, s + 3 * d, s + 4 * d, s + 5 * d}));
+      layernorm::detail::StagesValidated(c, reinterpret_cast<layernorm::RowStats*>(stats),
+                                         {s, s + d, s + 2 * d, s + 3 * d, s + 4 * d, s + 5 * d}));
 }
 
 std::string KernelName() { return layernorm::DefaultKernel().name; }
-
-std::string StatusText(int status) {
-  return layernorm::StatusMessage(static_cast<layernorm::Status>(status));
-}
 
 // Bytes handed out by malloc and not yet freed: lets tests prove the heap stays flat.
 std::size_t HeapInUse() { return static_cast<std::size_t>(mallinfo().uordblks); }
@@ -153,7 +154,15 @@ extern "C" {
 // The common call (float32 LayerNorm, nothing fused) in plain arguments (addresses 0 for null).
 EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows, std::uint32_t d,
                                        Address gamma, Address beta, double eps) {
-  return static_cast<int>(layernorm::LayerNorm(In(x), Out(y), rows, d, In(gamma), In(beta), eps));
+  layernorm::NormCall c;
+  c.rows = rows;
+  c.d = d;
+  c.x = In(x);
+  c.y = Out(y);
+  c.gamma = In(gamma);
+  c.beta = In(beta);
+  c.eps = eps;
+  return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 
 // Any call, every NormCall field an argument (web/src/executor.ts): codes as web/src/norms.ts
@@ -179,7 +188,7 @@ EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::int32_t norm, std::int32_t dtype, st
   c.mean = reinterpret_cast<double*>(mean);
   c.rstd = reinterpret_cast<double*>(rstd);
   c.scratch = Out(scratch);
-  return static_cast<int>(layernorm::Normalize(c));
+  return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 
 }  // extern "C"
@@ -188,7 +197,6 @@ EMSCRIPTEN_BINDINGS(layernorm) {
   emscripten::function("_statistics", &StatisticsRaw);
   emscripten::function("_stages", &StagesRaw);
   emscripten::function("_kernelName", &KernelName);
-  emscripten::function("_statusText", &StatusText);
   emscripten::function("_heapInUse", &HeapInUse);
   emscripten::function("_wireLayout", &WireLayout);
 }

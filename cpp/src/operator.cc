@@ -140,6 +140,10 @@ Status RowStatistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
 
 Status Normalize(const NormCall& call, const Kernel* kernel) {
   if (Status s = detail::Validate(call); s != Status::kOk) return s;
+  return detail::NormalizeValidated(call, kernel);
+}
+
+Status detail::NormalizeValidated(const NormCall& call, const Kernel* kernel) {
   if (call.rows == 0) return Status::kOk;
   return WithStaging(call, [kernel](const NormCall& c) { return Run(c, kernel); });
 }
@@ -149,14 +153,15 @@ Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   checked.y = stats;  // stats stand where the output would
   if (Status s = detail::Validate(checked); s != Status::kOk) return s;
   if (c.residual) return Status::kResidualNotHere;  // h would need storage of its own
+  return detail::StatisticsValidated(c, stats, kernel);
+}
+
+Status detail::StatisticsValidated(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   if (c.rows == 0) return Status::kOk;
   return WithStaging(
       c, [stats, kernel](const NormCall& s) { return RowStatistics(s, stats, kernel); });
 }
 
-// Every stage is one of the micro-kernels run on the widened float32 row with some of the factors
-// left out (rstd 1 for `centered`, no gain or bias for `normalized`, no bias for `scaled`): the
-// per-element formulas exist once, and the last stage is the output bit for bit.
 Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
   NormCall checked = c;
   checked.y = out.output;
@@ -165,6 +170,13 @@ Status Stages(const NormCall& c, RowStats* stats, const RowStages& out) {
       !out.output || (c.residual && !out.sum)) {
     return Status::kNullPointer;
   }
+  return detail::StagesValidated(c, stats, out);
+}
+
+// Every stage is one of the micro-kernels run on the widened float32 row with some of the factors
+// left out (rstd 1 for `centered`, no gain or bias for `normalized`, no bias for `scaled`): the
+// per-element formulas exist once, and the last stage is the output bit for bit.
+Status detail::StagesValidated(const NormCall& c, RowStats* stats, const RowStages& out) {
   const std::size_t d = c.d;
   for (std::size_t j = 0; j < d; ++j) out.input[j] = detail::WidenAt(c.dtype, c.x, j);
   // Widening is exact and the arithmetic is float32 whatever the type, so the float32 kernels on

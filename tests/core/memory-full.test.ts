@@ -57,4 +57,32 @@ describe('a 16-bit row wider than a chunk, with wasm memory full', () => {
     output.dispose();
     ln.dispose();
   });
+
+  it('the core’s own refusal, no memory for a row’s staging, comes back as a RangeError saying so; after freeing, the same call runs', () => {
+    // The façade passes staging on every path, so the core is called here as the bindings export
+    // it, without: a bfloat16 row wider than the core's stack staging, in place, scratch 0.
+    const heap = (rt as unknown as { heap: { check(status: number, fn: string): void } }).heap;
+    const raw = module as unknown as { _lnw_normalize(...args: number[]): number };
+    const row = module._malloc(2 * d);
+    module.HEAPU8.fill(0x3f, row, row + 2 * d);
+    const call = () => raw._lnw_normalize(0, 2, 1, d, row, row, 0, 0, 0, 0, 0, 0, 0, 0, 1e-5);
+    const blocks = exhaust(module);
+    const status = call();
+    expect(status).toBe(14);
+    let error: unknown;
+    try {
+      heap.check(status, 'layerNorm');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toBe(
+      'layerNorm: the float32 staging of a 16-bit row needs wasm memory, but no more can be reserved; use smaller inputs or process them in parts',
+    );
+    for (const p of blocks) module._free(p);
+    expect(call()).toBe(0);
+    // A row of one repeated value normalizes to exactly β = 0.
+    expect(new Uint16Array(module.HEAPU8.buffer, row, d).every((b) => b === 0)).toBe(true);
+    module._free(row);
+  });
 });

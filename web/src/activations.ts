@@ -4,7 +4,7 @@
  * Uint16Array with `dtype: 'bfloat16'`. Every other activation array of a call (out, residual,
  * sumOut) is of the same kind as x; gamma, beta and bias are always Float32Array.
  */
-import { describe } from './errors.js';
+import { RULES, oneOf } from './rules.js';
 import type { ActivationArray, DType } from './types.js';
 import { checkLiveView } from './validate.js';
 
@@ -12,6 +12,7 @@ import { checkLiveView } from './validate.js';
 const Float16 = (globalThis as { Float16Array?: new (length: number) => ActivationArray }).Float16Array;
 
 export const DTYPE_CODES: Record<DType, number> = { float32: 0, float16: 1, bfloat16: 2 };
+const DTYPES = Object.keys(DTYPE_CODES) as DType[];
 
 /** One kind of activation array: its element type, and how to make and copy such arrays. */
 export interface Kind {
@@ -51,7 +52,7 @@ export const isFloat16Array = (value: unknown): boolean => Float16 !== undefined
 export function checkDType(fn: string, dtype: unknown): DType | undefined {
   if (dtype === undefined) return undefined;
   if (dtype !== 'float32' && dtype !== 'float16' && dtype !== 'bfloat16') {
-    throw new TypeError(`${fn}: dtype must be 'float32', 'float16' or 'bfloat16', got ${describe(dtype)}`);
+    throw new TypeError(RULES.mustBe(fn, 'dtype', oneOf(DTYPES), dtype));
   }
   return dtype;
 }
@@ -87,7 +88,7 @@ export function kindOf(fn: string, name: string, x: unknown, dtype: DType | unde
     return NATIVE16;
   }
   throw new TypeError(
-    `${fn}: ${name} must be a Float32Array, a Float16Array, or a Uint16Array with dtype 'float16' or 'bfloat16', got ${describe(x)}`,
+    RULES.mustBe(fn, name, "a Float32Array, a Float16Array, or a Uint16Array with dtype 'float16' or 'bfloat16'", x),
   );
 }
 
@@ -107,7 +108,7 @@ function isOfKind(value: unknown, kind: Kind): boolean {
 export function checkSameKind(fn: string, name: string, value: unknown, kind: Kind, length: number): ActivationArray {
   if (!isOfKind(value, kind)) {
     const like = kind.dtype === 'float32' ? '' : ` like x (${kind.dtype})`;
-    throw new TypeError(`${fn}: ${name} must be a ${kind.name}${like}, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(fn, name, `a ${kind.name}${like}`, value));
   }
   const a = checkLiveView(fn, name, value as ActivationArray, kind.name);
   if (a.length !== length) {

@@ -4,8 +4,8 @@
  * refused here first, with a message that says what was expected and what came.
  */
 import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
-import { describe } from './errors.js';
 import { NORMS, type NormKind } from './norms.js';
+import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { ActivationArray } from './types.js';
 import {
   checkEps,
@@ -42,7 +42,7 @@ export interface CheckedNorm {
 function checkRowOutput(fn: string, name: string, value: unknown, rows: number): Float64Array | null {
   if (value === undefined || value === null) return null;
   if (!(value instanceof Float64Array)) {
-    throw new TypeError(`${fn}: ${name} must be a Float64Array (one entry per row), got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(fn, name, 'a Float64Array (one entry per row)', value));
   }
   checkLiveView(fn, name, value, 'Float64Array');
   if (value.length !== rows) {
@@ -63,7 +63,7 @@ export function dtypeOption(fn: string, options: unknown) {
 /** beta, which a norm without a bias term (RMSNorm) refuses outright. */
 export function checkBeta(fn: string, norm: NormKind, beta: unknown, d: number): Float32Array | null {
   if (!NORMS[norm].bias && beta !== undefined && beta !== null) {
-    throw new TypeError(`${fn}: ${NORMS[norm].name} has no bias term, so no beta option; got beta ${describe(beta)}`);
+    throw new TypeError(RULES.noOption(fn, NO_OPTION_BECAUSE.noBias(NORMS[norm].name), 'beta', beta));
   }
   return checkParam(fn, 'beta', beta, d);
 }
@@ -80,11 +80,7 @@ export function checkResidual(
     o.residual === undefined || o.residual === null ? null : checkSameKind(fn, 'residual', o.residual, kind, length);
   let bias: Float32Array | null = null;
   if (o.bias !== undefined && o.bias !== null) {
-    if (!residual) {
-      throw new TypeError(
-        `${fn}: bias is added with the residual: pass residual too (got bias ${describe(o.bias)} alone)`,
-      );
-    }
+    if (!residual) throw new TypeError(RULES.needsResidual(fn, 'bias', o.bias));
     bias = checkFloat32Array(fn, 'bias', o.bias);
     if (bias.length !== d) throw new RangeError(`${fn}: bias must have length d = ${d}, got length ${bias.length}`);
   }
@@ -105,18 +101,12 @@ export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown
   const { residual, bias } = checkResidual(fn, o, kind, length, width);
   let sumOut: ActivationArray | null = null;
   if (o.sumOut !== undefined && o.sumOut !== null) {
-    if (!residual) {
-      throw new TypeError(
-        `${fn}: sumOut receives x + residual: pass residual too (got sumOut ${describe(o.sumOut)} alone)`,
-      );
-    }
+    if (!residual) throw new TypeError(RULES.needsResidual(fn, 'sumOut', o.sumOut));
     sumOut = checkSameKind(fn, 'sumOut', o.sumOut, kind, length);
-    if (out && sharesMemory(out, sumOut)) {
-      throw new RangeError(`${fn}: sumOut and out must not share memory (the sum and the output are both kept)`);
-    }
+    if (out && sharesMemory(out, sumOut)) throw new RangeError(RULES.sumOutApart(fn));
   }
   if (!NORMS[norm].centred && o.mean !== undefined && o.mean !== null) {
-    throw new TypeError(`${fn}: ${NORMS[norm].name} has no mean, so no mean option; got mean ${describe(o.mean)}`);
+    throw new TypeError(RULES.noOption(fn, NO_OPTION_BECAUSE.noMean(NORMS[norm].name), 'mean', o.mean));
   }
   const mean = checkRowOutput(fn, 'mean', o.mean, rows);
   const rstd = checkRowOutput(fn, 'rstd', o.rstd, rows);

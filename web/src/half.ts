@@ -4,7 +4,7 @@
  * ties to even, and turns every NaN into the type's quiet NaN with its sign. For preparing and
  * reading the Uint16Array activations of `dtype: 'float16' | 'bfloat16'` calls.
  */
-import { describe } from './errors.js';
+import { RULES, oneOf } from './rules.js';
 import type { DType } from './types.js';
 import { checkLiveView } from './validate.js';
 
@@ -52,7 +52,7 @@ export function float32BitsToBfloat16Bits(bits: number): number {
 
 function checkHalfDType(fn: string, dtype: unknown): 'float16' | 'bfloat16' {
   if (dtype !== 'float16' && dtype !== 'bfloat16') {
-    throw new TypeError(`${fn}: dtype must be 'float16' or 'bfloat16', got ${describe(dtype)}`);
+    throw new TypeError(RULES.mustBe(fn, 'dtype', oneOf(['float16', 'bfloat16']), dtype));
   }
   return dtype;
 }
@@ -60,7 +60,7 @@ function checkHalfDType(fn: string, dtype: unknown): 'float16' | 'bfloat16' {
 /** float16 / bfloat16 bit patterns as the float32 values they hold (exactly). */
 export function halfBitsToFloat32(bits: Uint16Array, dtype: Exclude<DType, 'float32'>): Float32Array {
   const fn = 'halfBitsToFloat32';
-  if (!(bits instanceof Uint16Array)) throw new TypeError(`${fn}: bits must be a Uint16Array, got ${describe(bits)}`);
+  if (!(bits instanceof Uint16Array)) throw new TypeError(RULES.mustBe(fn, 'bits', 'a Uint16Array', bits));
   checkLiveView(fn, 'bits', bits, 'Uint16Array');
   const kind = checkHalfDType(fn, dtype);
   const out = new Float32Array(bits.length);
@@ -74,7 +74,7 @@ export function halfBitsToFloat32(bits: Uint16Array, dtype: Exclude<DType, 'floa
 export function float32ToHalfBits(values: Float32Array, dtype: Exclude<DType, 'float32'>): Uint16Array {
   const fn = 'float32ToHalfBits';
   if (!(values instanceof Float32Array)) {
-    throw new TypeError(`${fn}: values must be a Float32Array, got ${describe(values)}`);
+    throw new TypeError(RULES.mustBe(fn, 'values', 'a Float32Array', values));
   }
   checkLiveView(fn, 'values', values, 'Float32Array');
   const kind = checkHalfDType(fn, dtype);

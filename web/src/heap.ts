@@ -4,10 +4,14 @@
  * including a caller's arguments that view wasm memory (a WasmTensor's `view`), which `allocate`
  * re-derives when it is handed them.
  */
+import { RULES } from './rules.js';
 import type { LayerNormModule } from './wasm/module.js';
 
 /** wasm32 memory limit of these builds (-sMAXIMUM_MEMORY=2GB). */
 export const MAX_WASM_BYTES = 2 ** 31;
+
+/** layernorm::Status::kOutOfMemory (cpp/include/layernorm/layernorm.h). */
+export const OUT_OF_MEMORY = 14;
 
 /** The typed arrays a call takes, as `allocate` may re-derive them. */
 type CallArray = Float32Array | Float64Array | Uint16Array | (ArrayBufferView & { length: number });
@@ -89,8 +93,16 @@ export class Heap {
     return like instanceof Float32Array ? this.f32(ptr, length) : this.u16(ptr, length);
   }
 
+  /**
+   * A status from the core. The bindings call the core's entry points that trust their call (the
+   * façade checked every rule first), so the one status a call can meet is what only the run
+   * knows: no memory for a 16-bit row's staging. Any other would be a defect of the façade's checks,
+   * and says so (the core's own wording of its statuses is for C++ users, not in the module).
+   */
   check(status: number, fn: string): void {
-    if (status !== 0) throw new Error(`${fn}: the kernel refused its arguments: ${this.module._statusText(status)}`);
+    if (status === 0) return;
+    if (status === OUT_OF_MEMORY) throw new RangeError(RULES.coreOutOfMemory(fn));
+    throw new Error(`${fn}: the core refused a call the checks had passed (layernorm::Status ${status}): a defect`);
   }
 }
 

@@ -19,6 +19,7 @@ import type { Heap } from './heap.js';
 import { layerNormalization } from './onnx.js';
 import { quickCheck } from './quick-check.js';
 import { ResidentNorm } from './resident.js';
+import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { RuntimeCore } from './runtime-core.js';
 import { Tensor } from './tensor.js';
 import type {
@@ -81,7 +82,14 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
     const kind = kindOf(fn, 'x', x, dtypeOption(fn, options));
     checkWidth(fn, d);
     const rows = checkRows(fn, x, d);
-    const eps = checkEps(fn, checkOptions(fn, options).eps);
+    const o = checkOptions(fn, options);
+    const eps = checkEps(fn, o.eps);
+    // The fused residual's options would change what the statistics are of: refused, not ignored.
+    for (const name of ['residual', 'bias', 'sumOut'] as const) {
+      if (o[name] !== undefined && o[name] !== null) {
+        throw new TypeError(RULES.noOption(fn, NO_OPTION_BECAUSE.statisticsOfX(), name, o[name]));
+      }
+    }
     const mean = new Float64Array(rows),
       variance = new Float64Array(rows),
       rstd = new Float64Array(rows);

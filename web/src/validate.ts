@@ -3,14 +3,14 @@
  * A value of the wrong type is a TypeError, a value of the right type but the wrong size or value a
  * RangeError (so `d = '3'` is a TypeError and `d = 2.5` a RangeError, with the same message).
  */
-import { describe } from './errors.js';
+import { RULES } from './rules.js';
 
 /** Largest width accepted: one row must fit in wasm32 memory (2 GiB) with room to spare. */
 export const MAX_WIDTH = 2 ** 28;
 
 export function checkFloat32Array(fn: string, name: string, value: unknown): Float32Array {
   if (!(value instanceof Float32Array)) {
-    throw new TypeError(`${fn}: ${name} must be a Float32Array, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(fn, name, 'a Float32Array', value));
   }
   return checkLiveView(fn, name, value, 'Float32Array');
 }
@@ -43,10 +43,10 @@ export function checkLiveView<T extends ArrayBufferView & { length: number }>(
  * elements are all numbers. Elements are checked only once the length is known to fit.
  */
 export function checkNumbers(fn: string, name: string, value: unknown): ArrayLike<number> {
-  const expected = `${fn}: ${name} must be an array or typed array of numbers`;
+  const expected = 'an array or typed array of numbers';
   if (ArrayBuffer.isView(value)) {
     if (value instanceof BigInt64Array || value instanceof BigUint64Array || value instanceof DataView) {
-      throw new TypeError(`${expected}, got ${describe(value)}`);
+      throw new TypeError(RULES.mustBe(fn, name, expected, value));
     }
     const typed = value as Float32Array;
     if (typed.length === 0 && isDetached(typed.buffer)) throw new TypeError(`${fn}: ${name} ${DETACHED}`);
@@ -54,12 +54,12 @@ export function checkNumbers(fn: string, name: string, value: unknown): ArrayLik
   }
   if (value instanceof TypedArray) {
     throw new TypeError(
-      `${expected}, got an object that only inherits from a typed array prototype (a Proxy or Object.create result, not a typed array)`,
+      `${fn}: ${name} must be ${expected}, got an object that only inherits from a typed array prototype (a Proxy or Object.create result, not a typed array)`,
     );
   }
   const length = value !== null && typeof value === 'object' ? (value as { length?: unknown }).length : undefined;
   if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) {
-    throw new TypeError(`${expected}, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(fn, name, expected, value));
   }
   return value as ArrayLike<number>;
 }
@@ -69,7 +69,7 @@ export function checkElements(fn: string, name: string, values: ArrayLike<number
   if (ArrayBuffer.isView(values)) return;
   for (let i = 0; i < values.length; i++) {
     const v: unknown = values[i];
-    if (typeof v !== 'number') throw new TypeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v)}`);
+    if (typeof v !== 'number') throw new TypeError(RULES.mustBe(fn, `${name}[${i}]`, 'a number', v));
   }
 }
 
@@ -94,15 +94,13 @@ export function isDetached(buffer: ArrayBufferLike): boolean {
  * when it is a number out of bounds.
  */
 export function numberError(fn: string, name: string, expected: string, value: unknown): TypeError | RangeError {
-  const message = `${fn}: ${name} must be ${expected}, got ${describe(value)}`;
+  const message = RULES.mustBe(fn, name, expected, value);
   return typeof value === 'number' ? new RangeError(message) : new TypeError(message);
 }
 
 export function checkWidth(fn: string, d: unknown): number {
   if (typeof d !== 'number' || !Number.isInteger(d) || d < 1) throw numberError(fn, 'd', 'a positive integer', d);
-  if (d > MAX_WIDTH) {
-    throw new RangeError(`${fn}: d must be at most ${MAX_WIDTH} (one row must fit in wasm memory), got ${d}`);
-  }
+  if (d > MAX_WIDTH) throw new RangeError(RULES.widthAtMost(fn, MAX_WIDTH, d));
   return d;
 }
 
@@ -134,7 +132,7 @@ export function checkParam(fn: string, name: 'gamma' | 'beta', value: unknown, d
 
 export function checkOptions(fn: string, options: unknown): Record<string, unknown> {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
+  if (typeof options !== 'object') throw new TypeError(RULES.mustBe(fn, 'options', 'an object', options));
   return options as Record<string, unknown>;
 }
 

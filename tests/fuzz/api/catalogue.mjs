@@ -90,6 +90,11 @@ const CATALOGUE = [
     `${FN}: RMSNorm has no (bias term, so no beta|mean, so no mean) option; got (beta|mean) ${GOT}`,
   ],
   [
+    'no fused residual for statistics',
+    TypeError,
+    `${FN}: statistics are of x alone, so no (residual|bias|sumOut) option; got (residual|bias|sumOut) ${GOT}`,
+  ],
+  [
     'statistics type',
     TypeError,
     `${FN}: (mean|rstd) must be a Float64Array( \\(one entry per row\\))?, got (${GOT}|${LOOKALIKE})`,

@@ -1,4 +1,4 @@
-// The rows R1–R26 of web/docs/errors.md: RMSNorm, the fused residual, the statistics outputs,
+// The rows R1–R27 of web/docs/errors.md: RMSNorm, the fused residual, the statistics outputs,
 // 16-bit activations, layerNormalization and the half-bit helpers. Cases as in numeric.mjs.
 import { DETACHED, DTYPES, LOOKALIKE, NO_DTYPE, andThen } from './values.mjs';
 
@@ -107,4 +107,7 @@ export const NORM_CASES = [
   ['R26', 'layerNormReference with out', (c) => c.pkg.layerNormReference(c.x(), 3, { out: c.f32(12) }), 'TypeError', 'layerNormReference: the reference returns a new Float32Array and fills no out; got out Float32Array(12)', MAIN],
   ['R26', 'rmsNormReference with sumOut', (c) => c.pkg.rmsNormReference(c.x(), 3, { residual: c.x(), sumOut: c.f32(12) }), 'TypeError', 'rmsNormReference: the reference returns a new Float32Array and fills no sumOut; got sumOut Float32Array(12)', MAIN],
   ['R26', 'layerNormReference with mean', (c) => c.pkg.layerNormReference(c.x(), 3, { mean: c.f64(4) }), 'TypeError', 'layerNormReference: the reference returns a new Float32Array and fills no mean; got mean Float64Array(4)', MAIN],
+  ['R27', 'layerNormStats with a residual', (c) => c.t.layerNormStats(c.x(), 3, { residual: c.x() }), 'TypeError', 'layerNormStats: statistics are of x alone, so no residual option; got residual Float32Array(12)'],
+  ['R27', 'layerNormStats with a bias', (c) => c.t.layerNormStats(c.x(), 3, { bias: c.f32(3) }), 'TypeError', 'layerNormStats: statistics are of x alone, so no bias option; got bias Float32Array(3)'],
+  ['R27', 'layerNormStats with a sumOut', (c) => c.t.layerNormStats(c.x(), 3, { sumOut: c.f32(12) }), 'TypeError', 'layerNormStats: statistics are of x alone, so no sumOut option; got sumOut Float32Array(12)'],
 ];

@@ -7,7 +7,7 @@
  * engine error ("onProgress is not a function") halfway through a download.
  */
 
-import { describe } from '../errors.js';
+import { RULES, oneOf } from '../rules.js';
 import { checkOptions, isDetached, numberError } from '../validate.js';
 import type { ByteSourceInput, ByteSourceOptions } from './source-types.js';
 
@@ -29,7 +29,7 @@ export function isByteSourceInput(value: unknown): value is ByteSourceInput {
 export const BYTE_SOURCE = 'an http(s) URL, a Blob/File, an ArrayBuffer or a typed array';
 
 export function checkByteSourceInput(fn: string, name: string, value: unknown): ByteSourceInput {
-  if (!isByteSourceInput(value)) throw new TypeError(`${fn}: ${name} must be ${BYTE_SOURCE}, got ${describe(value)}`);
+  if (!isByteSourceInput(value)) throw new TypeError(RULES.mustBe(fn, name, BYTE_SOURCE, value));
   checkLive(fn, name, value);
   return value;
 }
@@ -49,19 +49,17 @@ export function checkLive(fn: string, name: string, value: unknown): void {
 /** A name from a fixed set; anything else (another string included) is a TypeError. */
 export function checkName<T extends string>(fn: string, name: string, value: unknown, names: readonly T[]): T {
   if (names.includes(value as T)) return value as T;
-  const list = names.map((n) => `'${n}'`);
-  const expected = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list[0];
-  throw new TypeError(`${fn}: ${name} must be ${expected}, got ${describe(value)}`);
+  throw new TypeError(RULES.mustBe(fn, name, oneOf(names), value));
 }
 
 export function checkString(fn: string, name: string, value: unknown): string {
-  if (typeof value !== 'string') throw new TypeError(`${fn}: ${name} must be a string, got ${describe(value)}`);
+  if (typeof value !== 'string') throw new TypeError(RULES.mustBe(fn, name, 'a string', value));
   return value;
 }
 
 function checkFunction(fn: string, name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') {
-    throw new TypeError(`${fn}: ${name} must be a function, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(fn, name, 'a function', value));
   }
 }
 
@@ -70,11 +68,10 @@ function checkHeaders(fn: string, value: unknown): void {
   if (value === undefined) return;
   const proto = typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
   if (proto !== Object.prototype && proto !== null) {
-    throw new TypeError(`${fn}: headers must be a plain object of header names to strings, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(fn, 'headers', 'a plain object of header names to strings', value));
   }
   for (const [key, v] of Object.entries(value as object)) {
-    if (typeof v !== 'string')
-      throw new TypeError(`${fn}: headers[${JSON.stringify(key)}] must be a string, got ${describe(v)}`);
+    if (typeof v !== 'string') throw new TypeError(RULES.mustBe(fn, `headers[${JSON.stringify(key)}]`, 'a string', v));
   }
 }
 
@@ -82,7 +79,7 @@ function checkHeaders(fn: string, value: unknown): void {
 export function checkByteSourceOptions(fn: string, options: unknown): ByteSourceOptions & Record<string, unknown> {
   const o = checkOptions(fn, options);
   if (o.signal !== undefined && !(typeof AbortSignal !== 'undefined' && o.signal instanceof AbortSignal)) {
-    throw new TypeError(`${fn}: signal must be an AbortSignal, got ${describe(o.signal)}`);
+    throw new TypeError(RULES.mustBe(fn, 'signal', 'an AbortSignal', o.signal));
   }
   checkFunction(fn, 'onProgress', o.onProgress);
   checkFunction(fn, 'fetch', o.fetch);

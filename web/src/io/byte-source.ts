@@ -8,7 +8,7 @@ import { numberError } from '../validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, isBlob } from './arguments.js';
 import { FetchError } from './errors.js';
 import { fetchFunction, type FetchFunction } from './fetch.js';
-import { cancel, throwIfAborted } from './http-util.js';
+import { cancel, noBody, throwIfAborted } from './http-util.js';
 import type { ByteSource, ByteSourceInput, ByteSourceOptions } from './source-types.js';
 
 export type { ByteSource, ByteSourceInput, ByteSourceOptions } from './source-types.js';
@@ -220,7 +220,7 @@ class HttpSource extends BaseSource {
     const need = skip + length;
     let got = 0;
     const body = response.body;
-    if (!body) throw this.fail(`response for ${wanted} has no body`, response.status);
+    if (!body) throw this.fail(noBody(wanted), response.status);
     const reader = body.getReader();
     try {
       while (got < need) {

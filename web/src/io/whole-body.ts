@@ -5,7 +5,7 @@
  */
 
 import type { FetchError } from './errors.js';
-import { cancel, throwIfAborted } from './http-util.js';
+import { cancel, noBody, throwIfAborted } from './http-util.js';
 import type { ByteSourceOptions } from './source-types.js';
 
 const DEFAULT_MAX_WHOLE_BODY = 16 * 1024 * 1024;
@@ -92,7 +92,7 @@ async function readUpTo(
   wanted: string,
 ): Promise<Uint8Array> {
   const body = response.body;
-  if (!body) throw source.fail(`response for ${wanted} has no body`, response.status);
+  if (!body) throw source.fail(noBody(wanted), response.status);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let got = 0;

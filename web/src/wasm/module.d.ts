@@ -31,7 +31,6 @@ export interface LayerNormModule {
   /** One row's stats and six stage vectors of d floats (input, sum, centered, normalized, scaled, output). */
   _stages(wire: number, stats: number, stages: number): number;
   _kernelName(): string;
-  _statusText(status: number): string;
   _heapInUse(): number;
   /** WireCall's layout as compiled: "WireCall <sizeof>", then "name offset bytes type" per field. */
   _wireLayout(): string;

@@ -34,6 +34,9 @@ export interface Channel {
   busy(pending: boolean): void;
 }
 
+/** Why a worker stopped when a message from it would not deserialize (the same on both platforms). */
+const UNREADABLE_MESSAGE = 'a message from it could not be deserialized';
+
 export function connect(worker: WebWorkerLike | NodeWorkerLike, on: WorkerEvents): Channel {
   if ('addEventListener' in worker && typeof worker.addEventListener === 'function') {
     const w = worker as WebWorkerLike;
@@ -48,7 +51,7 @@ export function connect(worker: WebWorkerLike | NodeWorkerLike, on: WorkerEvents
           'its script failed to load (a network error, an HTTP error, a missing import or a MIME type other than JavaScript; the browser gives no detail: see its console)',
       );
     });
-    w.addEventListener('messageerror', () => on.failure('a message from it could not be deserialized'));
+    w.addEventListener('messageerror', () => on.failure(UNREADABLE_MESSAGE));
     return {
       post: (message, transfer) => w.postMessage(message, transfer),
       terminate: () => w.terminate(),
@@ -58,7 +61,7 @@ export function connect(worker: WebWorkerLike | NodeWorkerLike, on: WorkerEvents
   const w = worker as NodeWorkerLike;
   w.on('message', (data: FromWorker) => on.message(data));
   w.on('error', (error: Error) => on.failure(`it threw ${error?.name ?? 'Error'}: ${error?.message ?? String(error)}`));
-  w.on('messageerror', () => on.failure('a message from it could not be deserialized'));
+  w.on('messageerror', () => on.failure(UNREADABLE_MESSAGE));
   w.on('exit', (code: number) => on.failure(`it exited with code ${code}`));
   w.unref();
   return {
