@@ -90,7 +90,7 @@ describe('a third norm, specified by one row', () => {
     );
     expect(() => checkExplainerWeights({ gamma, norm: 'scalenorm' })).toThrow(
       new TypeError(
-        "<layernorm-explainer>: weights.norm must be 'layernorm' or 'rmsnorm' or 'centrednorm', got string \"scalenorm\"",
+        "<layernorm-explainer>: weights.norm must be 'layernorm', 'rmsnorm' or 'centrednorm', got string \"scalenorm\"",
       ),
     );
   });

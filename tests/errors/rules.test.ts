@@ -20,6 +20,17 @@ const EXAMPLES: { [K in keyof typeof RULES]: [row: string, ...args: Parameters<(
     ['15', 'layerNorm', 'gamma', 'a Float32Array', [1, 1, 1]],
     ['24', 'layerNorm', 'options', 'an object', 5],
   ],
+  lengthAs: [
+    ['21', 'layerNorm', 'out', 12, 'the same as x', 11],
+    ['R5', 'rmsNorm', 'sumOut', 12, 'the same as x', 24],
+    ['R12', 'layerNorm', 'mean', 4, 'one entry per row', 3],
+    ['A12', 'compareOutputs', 'expected', 4, 'the same as y', 2],
+  ],
+  lengthD: [
+    ['14', 'layerNorm', 'gamma', 3, 4],
+    ['33', 'createLayerNorm', 'gamma', 3, 5],
+    ['R7', 'layerNorm', 'bias', 3, 2],
+  ],
   widthAtMost: [['13', 'layerNorm', 2 ** 28, 2 ** 29]],
   noOption: [
     ['R9', 'rmsNorm', NO_OPTION_BECAUSE.noBias(NORMS.rmsnorm.name), 'beta', f32(3)],

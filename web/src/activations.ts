@@ -112,7 +112,7 @@ export function checkSameKind(fn: string, name: string, value: unknown, kind: Ki
   }
   const a = checkLiveView(fn, name, value as ActivationArray, kind.name);
   if (a.length !== length) {
-    throw new RangeError(`${fn}: ${name} must have length ${length} (the same as x), got length ${a.length}`);
+    throw new RangeError(RULES.lengthAs(fn, name, length, 'the same as x', a.length));
   }
   return a;
 }

@@ -46,7 +46,7 @@ function checkRowOutput(fn: string, name: string, value: unknown, rows: number):
   }
   checkLiveView(fn, name, value, 'Float64Array');
   if (value.length !== rows) {
-    throw new RangeError(`${fn}: ${name} must have length ${rows} (one entry per row), got length ${value.length}`);
+    throw new RangeError(RULES.lengthAs(fn, name, rows, 'one entry per row', value.length));
   }
   return value;
 }
@@ -82,7 +82,7 @@ export function checkResidual(
   if (o.bias !== undefined && o.bias !== null) {
     if (!residual) throw new TypeError(RULES.needsResidual(fn, 'bias', o.bias));
     bias = checkFloat32Array(fn, 'bias', o.bias);
-    if (bias.length !== d) throw new RangeError(`${fn}: bias must have length d = ${d}, got length ${bias.length}`);
+    if (bias.length !== d) throw new RangeError(RULES.lengthD(fn, 'bias', d, bias.length));
   }
   return { residual, bias };
 }

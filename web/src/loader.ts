@@ -11,6 +11,7 @@
  *    file; a page opened from file://), the copy embedded in the package's JS as base64.
  */
 import { UnsupportedError, WasmLoadError, describe } from './errors.js';
+import { RULES } from './rules.js';
 import { simdSupported } from './simd-support.js';
 import type { Backend, InitOptions, WasmSource } from './types.js';
 import {
@@ -90,7 +91,7 @@ export function checkWasmOption(value: InitOptions['wasm'] | unknown): WasmLocat
     return { simd: new URL(FILE_NAMES.simd, base), scalar: new URL(FILE_NAMES.scalar, base) };
   }
   if (typeof value !== 'object' || value === null || isSource(value)) {
-    throw new TypeError(`init: options.wasm must be ${WASM_OPTION_SHAPE}, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe('init', 'options.wasm', WASM_OPTION_SHAPE, value));
   }
   const locations: WasmLocations = {};
   for (const [key, source] of Object.entries(value)) {

@@ -1,4 +1,5 @@
 /** Error metrics used by the tests, the CLI and the page to compare outputs honestly. */
+import { RULES } from './rules.js';
 import { checkFloat32Array, checkParam, checkRows, checkWidth, numberError } from './validate.js';
 
 const f64 = new Float64Array(1);
@@ -47,7 +48,7 @@ export function compareOutputs(
   checkWidth(fn, d);
   checkRows(fn, y, d, 'y');
   if (expected.length !== y.length) {
-    throw new RangeError(`${fn}: expected must have length ${y.length} (the same as y), got length ${expected.length}`);
+    throw new RangeError(RULES.lengthAs(fn, 'expected', y.length, 'the same as y', expected.length));
   }
   beta = checkParam(fn, 'beta', beta, d);
   const yb = new Uint32Array(y.buffer, y.byteOffset, y.length);

@@ -24,6 +24,12 @@ export const RULES = {
   /** The shape of every argument message: `fn: name must be X, got Y`. */
   mustBe: (fn: string, name: string, expected: string, value: unknown) =>
     `${fn}: ${name} must be ${expected}, got ${describe(value)}`,
+  /** An array whose length must match another's, and why (the same as x, one entry per row). */
+  lengthAs: (fn: string, name: string, length: number, why: string, got: number) =>
+    `${fn}: ${name} must have length ${length} (${why}), got length ${got}`,
+  /** A per-feature array (gamma, beta, bias) whose length is not the row's width. */
+  lengthD: (fn: string, name: string, d: number, length: number) =>
+    `${fn}: ${name} must have length d = ${d}, got length ${length}`,
   /** A row wider than wasm memory can hold (the core's size overflow, refused before it). */
   widthAtMost: (fn: string, max: number, d: number) =>
     `${fn}: d must be at most ${max} (one row must fit in wasm memory), got ${d}`,

@@ -125,7 +125,7 @@ export function checkParam(fn: string, name: 'gamma' | 'beta', value: unknown, d
   if (value === undefined || value === null) return null;
   const arr = checkFloat32Array(fn, name, value);
   if (arr.length !== d) {
-    throw new RangeError(`${fn}: ${name} must have length d = ${d}, got length ${arr.length}`);
+    throw new RangeError(RULES.lengthD(fn, name, d, arr.length));
   }
   return arr;
 }

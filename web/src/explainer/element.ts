@@ -9,7 +9,7 @@
  * One class (about 500 lines): the properties, the attributes and the update cycle share its state;
  * what it draws is in view.ts and the views beside it.
  */
-import { describe } from '../describe.js';
+import { RULES, oneOf } from '../rules.js';
 import { explainRow, formOf, widthOf } from './compute.js';
 import { defaultRuntime, loadWeights } from './sources.js';
 import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
@@ -215,10 +215,7 @@ export class LayerNormExplainer extends Base {
     return this.#viewMode;
   }
   set view(value: ExplainerView) {
-    if (!VIEWS.includes(value))
-      throw new TypeError(
-        `<layernorm-explainer>: view must be ${VIEWS.map((v) => `'${v}'`).join(' or ')}, got ${describe(value)}`,
-      );
+    if (!VIEWS.includes(value)) throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'view', oneOf(VIEWS), value));
     this.#viewMode = value;
     this.#reflectView();
     this.#invalidate();
@@ -265,7 +262,7 @@ export class LayerNormExplainer extends Base {
   set scale(value: ExplainerScale) {
     if (!SCALES.includes(value))
       throw new TypeError(
-        `<layernorm-explainer>: scale must be ${SCALES.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`,
+        RULES.mustBe('<layernorm-explainer>', 'scale', SCALES.map((v) => `'${v}'`).join(', '), value),
       );
     this.#scale = value;
     this.#reflectView();

@@ -5,21 +5,20 @@
  */
 import { describe } from '../describe.js';
 import { DEFAULT_NORM, isNormKind, NORM_KINDS, NORMS } from '../norms.js';
+import { RULES, oneOf } from '../rules.js';
 import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './types.js';
 
 const WHERE = '<layernorm-explainer>';
 
 function float32(name: string, v: unknown): Float32Array {
-  if (!(v instanceof Float32Array)) throw new TypeError(`${WHERE}: ${name} must be a Float32Array, got ${describe(v)}`);
+  if (!(v instanceof Float32Array)) throw new TypeError(RULES.mustBe(WHERE, name, 'a Float32Array', v));
   return v;
 }
 
 export function checkWeights(value: unknown): ExplainerWeights | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'object')
-    throw new TypeError(
-      `${WHERE}: weights must be an object { gamma, beta?, eps?, norm? } or null, got ${describe(value)}`,
-    );
+    throw new TypeError(RULES.mustBe(WHERE, 'weights', 'an object { gamma, beta?, eps?, norm? } or null', value));
   const w = value as Record<string, unknown>;
   const gamma = float32('weights.gamma', w.gamma);
   if (gamma.length === 0) throw new RangeError(`${WHERE}: weights.gamma is empty; expected d ≥ 1 values`);
@@ -30,21 +29,18 @@ export function checkWeights(value: unknown): ExplainerWeights | null {
     );
   }
   if (w.norm !== undefined && !isNormKind(w.norm)) {
-    throw new TypeError(
-      `${WHERE}: weights.norm must be ${NORM_KINDS.map((k) => `'${k}'`).join(' or ')}, got ${describe(w.norm)}`,
-    );
+    throw new TypeError(RULES.mustBe(WHERE, 'weights.norm', oneOf(NORM_KINDS), w.norm));
   }
   const norm = w.norm ?? DEFAULT_NORM;
   if (!NORMS[norm].bias && beta)
     throw new RangeError(`${WHERE}: weights.beta is given for an ${NORMS[norm].name}, which has no β`);
   if (w.eps !== undefined && w.eps !== null) {
-    if (typeof w.eps !== 'number')
-      throw new TypeError(`${WHERE}: weights.eps must be a number, got ${describe(w.eps)}`);
+    if (typeof w.eps !== 'number') throw new TypeError(RULES.mustBe(WHERE, 'weights.eps', 'a number', w.eps));
     if (!(Number.isFinite(w.eps) && w.eps >= 0))
       throw new RangeError(`${WHERE}: weights.eps must be a finite number ≥ 0, got ${w.eps}`);
   }
   if (w.architecture !== undefined && w.architecture !== null && typeof w.architecture !== 'string') {
-    throw new TypeError(`${WHERE}: weights.architecture must be a string or null, got ${describe(w.architecture)}`);
+    throw new TypeError(RULES.mustBe(WHERE, 'weights.architecture', 'a string or null', w.architecture));
   }
   return {
     gamma,
@@ -57,7 +53,7 @@ export function checkWeights(value: unknown): ExplainerWeights | null {
 
 function checkShape(name: string, value: unknown): number[] {
   if (!Array.isArray(value) || value.length === 0)
-    throw new TypeError(`${WHERE}: ${name} must be a non-empty array of whole numbers, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(WHERE, name, 'a non-empty array of whole numbers', value));
   for (const n of value) {
     if (typeof n !== 'number') throw new TypeError(`${WHERE}: ${name} must hold numbers, got ${describe(n)}`);
     if (!Number.isInteger(n) || n < 1)
@@ -69,7 +65,7 @@ function checkShape(name: string, value: unknown): number[] {
 function checkTokens(name: string, value: unknown, rows: number): string[] | null {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value) || value.some((t) => typeof t !== 'string')) {
-    throw new TypeError(`${WHERE}: ${name} must be an array of strings, got ${describe(value)}`);
+    throw new TypeError(RULES.mustBe(WHERE, name, 'an array of strings', value));
   }
   if (value.length !== rows)
     throw new RangeError(`${WHERE}: ${name} has ${value.length} strings for ${rows} rows; give one per row`);
@@ -81,9 +77,7 @@ const rowsOf = (shape: number[]) => shape.slice(0, -1).reduce((a, b) => a * b, 1
 export function checkActivations(value: unknown): ExplainerActivations | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'object')
-    throw new TypeError(
-      `${WHERE}: activations must be an object { data, shape, tokens? } or null, got ${describe(value)}`,
-    );
+    throw new TypeError(RULES.mustBe(WHERE, 'activations', 'an object { data, shape, tokens? } or null', value));
   const a = value as Record<string, unknown>;
   const data = float32('activations.data', a.data);
   const shape = checkShape('activations.shape', a.shape);
@@ -100,9 +94,7 @@ export function checkEngine(value: unknown): ExplainerEngine | null {
   if (value === null || value === undefined) return null;
   const e = value as Record<string, unknown>;
   if (typeof value !== 'object' || typeof e.explain !== 'function') {
-    throw new TypeError(
-      `${WHERE}: engine must be an object { shape, tokens?, explain(request) } or null, got ${describe(value)}`,
-    );
+    throw new TypeError(RULES.mustBe(WHERE, 'engine', 'an object { shape, tokens?, explain(request) } or null', value));
   }
   const shape = checkShape('engine.shape', e.shape);
   return {
@@ -114,7 +106,7 @@ export function checkEngine(value: unknown): ExplainerEngine | null {
 
 /** A whole number ≥ 0 from a property (a TypeError or RangeError otherwise). */
 export function checkIndex(name: string, value: unknown): number {
-  if (typeof value !== 'number') throw new TypeError(`${WHERE}: ${name} must be a number, got ${describe(value)}`);
+  if (typeof value !== 'number') throw new TypeError(RULES.mustBe(WHERE, name, 'a number', value));
   if (!Number.isInteger(value) || value < 0)
     throw new RangeError(`${WHERE}: ${name} must be a whole number ≥ 0, got ${value}`);
   return value;

@@ -3,7 +3,7 @@
  * read (the rule and message shape of ./arguments.ts).
  */
 
-import { describe } from '../errors.js';
+import { RULES } from '../rules.js';
 import {
   BYTE_SOURCE,
   checkByteSourceInput,
@@ -29,9 +29,7 @@ export function checkWeightsSource(fn: string, source: unknown): WeightsSource {
     return source;
   }
   if (!isByteSourceInput(source)) {
-    throw new TypeError(
-      `${fn}: source must be ${BYTE_SOURCE}, or { gamma, beta } of .npy sources, got ${describe(source)}`,
-    );
+    throw new TypeError(RULES.mustBe(fn, 'source', `${BYTE_SOURCE}, or { gamma, beta } of .npy sources`, source));
   }
   checkLive(fn, 'source', source);
   return source;
@@ -41,7 +39,7 @@ export function checkLoadOptions(fn: string, options: unknown): LoadWeightsOptio
   const o = checkByteSourceOptions(fn, options);
   if (o.weight !== undefined) checkString(fn, 'weight', o.weight);
   if (o.bias !== undefined && o.bias !== null && typeof o.bias !== 'string') {
-    throw new TypeError(`${fn}: bias must be a string or null, got ${describe(o.bias)}`);
+    throw new TypeError(RULES.mustBe(fn, 'bias', 'a string or null', o.bias));
   }
   if (o.format !== undefined) checkName(fn, 'format', o.format, FORMATS);
   const config = o.config;
@@ -49,7 +47,7 @@ export function checkLoadOptions(fn: string, options: unknown): LoadWeightsOptio
   const isConfig = isByteSourceInput(config) || (typeof config === 'object' && !Array.isArray(config));
   if (config !== undefined && !isConfig) {
     throw new TypeError(
-      `${fn}: config must be ${BYTE_SOURCE} of config.json, its parsed object, or null, got ${describe(config)}`,
+      RULES.mustBe(fn, 'config', `${BYTE_SOURCE} of config.json, its parsed object, or null`, config),
     );
   }
   checkLive(fn, 'config', config);
@@ -62,13 +60,16 @@ export function checkLoadOptions(fn: string, options: unknown): LoadWeightsOptio
  */
 export function refuseTensorNames(fn: string, options: LoadWeightsOptions, what: string): void {
   if (options.weight !== undefined) {
-    throw new RangeError(
-      `${fn}: weight must be omitted for ${what} (it has no tensor names), got ${describe(options.weight)}`,
-    );
+    throw new RangeError(RULES.mustBe(fn, 'weight', `omitted for ${what} (it has no tensor names)`, options.weight));
   }
   if (typeof options.bias === 'string') {
     throw new RangeError(
-      `${fn}: bias must be null or omitted for ${what} (it has no tensor names; pass { gamma, beta } for a gain and a bias), got ${describe(options.bias)}`,
+      RULES.mustBe(
+        fn,
+        'bias',
+        `null or omitted for ${what} (it has no tensor names; pass { gamma, beta } for a gain and a bias)`,
+        options.bias,
+      ),
     );
   }
 }
