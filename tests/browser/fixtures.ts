@@ -95,6 +95,9 @@ export async function ready(
   await page.goto(path);
   await expect(page.locator('#runtime-status')).toContainText('kernel');
   await expect(page.locator('#weights-summary')).toContainText(weights);
+  // "Loading GPT-2 small…" names the weights too: until they have arrived, the notice and buttons
+  // that loading shows move what is below them, and a click there can land on something else.
+  await expect(page.locator('#weights-summary')).not.toContainText('Loading');
   await expect(page.locator('#out-summary')).toContainText('Output');
 }
 
