@@ -216,20 +216,15 @@ export function normTargets(cmpRatio) {
       `js-add+lnw:${BIAS}`,
       shape[0] === 1 ? 0.8 : 0.5,
     );
-    cmpRatio(
-      `${at} float16 in/out vs float32, caller out`,
-      shape,
-      `lnw-simd:float16:${BIAS}`,
-      `lnw-simd:out:${BIAS}`,
-      1.3,
-    );
-    cmpRatio(
-      `${at} bfloat16 in/out vs float32, caller out`,
-      shape,
-      `lnw-simd:bfloat16:${BIAS}`,
-      `lnw-simd:out:${BIAS}`,
-      1.3,
-    );
+    for (const dtype of ['float16', 'bfloat16']) {
+      cmpRatio(
+        `${at} ${dtype} in/out vs float32, caller out`,
+        shape,
+        `lnw-simd:${dtype}:${BIAS}`,
+        `lnw-simd:out:${BIAS}`,
+        1.3,
+      );
+    }
   }
   cmpRatio(
     '[1024×768] fused residual vs plain caller out',
