@@ -15,24 +15,8 @@ import { checkOptions } from './validate.js';
 import { decodeBase64 } from './wasm-source.js';
 import simdBase64 from './wasm/layernorm-simd.embedded.js';
 
-export type * from './types.js';
-export { DisposedError, UnsupportedError, WasmLoadError } from './errors.js';
-export { layerNormReference, rmsNormReference } from './reference.js';
-export {
-  DEFAULT_FORM,
-  DEFAULT_NORM,
-  NORMS,
-  NORM_FORMS,
-  NORM_KINDS,
-  NORM_FORM_NAMES,
-  isNormKind,
-  normFormOf,
-  normOfForm,
-} from './norms.js';
-export { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
-export { compareOutputs, ulp32, type Comparison } from './metrics.js';
-export { explainRow } from './explainer/compute.js';
-export type { ExplainerWeights, ExplainerVariants, Explanation } from './explainer/types.js';
+// Everything 'layernorm-wasm' exports; the init() below takes the place of its init.
+export * from './index.js';
 
 const decoded = new Map<Backend, Promise<Uint8Array>>();
 
