@@ -123,7 +123,7 @@ describe('initWorker errors', () => {
     const error = await rejection(initWorker({ backend: 'gpu' as never }));
     expect([error.constructor, error.message]).toEqual([
       TypeError,
-      `init: backend must be 'auto', 'simd' or 'scalar', got "gpu"`,
+      `init: backend must be 'auto', 'simd' or 'scalar', got string "gpu"`,
     ]);
   });
 
