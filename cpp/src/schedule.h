@@ -74,7 +74,11 @@ struct Schedule {
                                  const T* row, std::size_t d, bool* wide_gain) {
     double s1, s2;
     float max_abs_gain;
-    U::SumsAndMaxAbs(row, d, gamma, &s1, &s2, &max_abs_gain);
+    if (norm == Norm::kRmsNorm) {
+      U::template SumsAndMaxAbs<false>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    } else {
+      U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    }
     *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, ready, openCard, D, GAMMA, BETA, pickSource } from './fixtures';
+import { test, expect, ready, openCard, D, GAMMA, BETA } from './fixtures';
 import { normGguf } from '../kit/checkpoints/index.mjs';
 import { layerNormReference } from 'layernorm-wasm';
 import { npy, testActivations } from './helpers';
@@ -45,7 +45,7 @@ test('axe-core finds no violations on the whole page, in every card', async ({ p
 test('axe-core finds no violations with an RMSNorm checkpoint in use', async ({ page, server }) => {
   server.addFile('llama.gguf', normGguf('llama', 'layer_norm_rms_epsilon', 1e-6));
   await ready(page);
-  await pickSource(page, 'url');
+  await page.locator('input[name="wsrc"][value="url"]').check();
   await page.locator('#weights-url').fill(server.url('llama.gguf'));
   await page.locator('#weights-url').press('Enter');
   await expect(page.locator('#out-summary')).toContainText('RMSNorm (γ only)');

@@ -3,7 +3,7 @@
  * the rework and passes now. They use only element ids both versions have, so they can be run
  * against either (PAGE_URL=…).
  */
-import { test, expect, ready, HF_URL, GAMMA, BETA, D, pickSource } from './fixtures';
+import { test, expect, ready, HF_URL, GAMMA, BETA, D } from './fixtures';
 import { engineDebugger } from './engine-pause';
 import { layerNormReference } from 'layernorm-wasm';
 import { npyHeader as writeNpyHeader } from '../kit/checkpoints/index.mjs';
@@ -63,7 +63,12 @@ test('2. picking Synthetic while the Hub loads: the late answer does not replace
   });
   await page.goto('./');
   await expect(page.locator('#runtime-status')).toContainText('kernel');
-  await pickSource(page, 'synthetic');
+  // Picked while the page still draws its first screen: the explainer grows above the weights card
+  // as its first token arrives, and at the top of the page the browser holds nothing still, so the
+  // radio is clicked where it is rather than at coordinates taken a moment before.
+  const synthetic = page.locator('input[name="wsrc"][value="synthetic"]');
+  await synthetic.evaluate((r: HTMLInputElement) => r.click());
+  await expect(synthetic).toBeChecked();
   await expect(page.locator('#weights-summary')).toContainText('Synthetic demo weights');
   release();
   await page.waitForLoadState('networkidle');
@@ -78,7 +83,7 @@ test('3. a failed custom URL keeps the loaded weights, the URL field, and says w
   server,
 }) => {
   await ready(page, './', 'GPT-2 small');
-  await pickSource(page, 'url');
+  await page.locator('input[name="wsrc"][value="url"]').check();
   await page.locator('#weights-url').fill(server.url('model.safetensors', 'not-found'));
   await page.locator('#weights-url-load').click();
   const notice = page.locator('#weights-notice');
@@ -175,7 +180,7 @@ test('6. equal element counts in different shapes are refused, saying how the sh
 test('7. a gain-only checkpoint counts γ alone and drops + β from the equation and the stages', async ({ page }) => {
   await ready(page);
   const file = buildSafetensors([{ name: 'ln_f.weight', shape: [D], dtype: 'F32', data: f32Bytes(GAMMA) }]).file;
-  await pickSource(page, 'file');
+  await page.locator('input[name="wsrc"][value="file"]').check();
   await page.locator('#weights-file').setInputFiles({
     name: 'gain-only.safetensors',
     mimeType: 'application/octet-stream',

@@ -3,19 +3,7 @@
  * failed against the page before the explainer became <layernorm-explainer> and the page opened on
  * it, and passes now.
  */
-import {
-  test,
-  expect,
-  ready,
-  openCard,
-  forwardToServer,
-  nearExtras,
-  HF_URL,
-  GAMMA,
-  BETA,
-  D,
-  pickSource,
-} from './fixtures';
+import { test, expect, ready, openCard, forwardToServer, nearExtras, HF_URL, GAMMA, BETA, D } from './fixtures';
 import { QWEN_CONFIG_URL, QWEN_URL, qwenCheckpoint } from '../kit/checkpoints/index.mjs';
 import { layerNormReference } from 'layernorm-wasm';
 import { npy, testActivations } from './helpers';
@@ -51,7 +39,7 @@ test.describe('1. a Llama or Qwen checkpoint outside the Hub', () => {
   }) => {
     const qwen = qwenLike();
     await ready(page, './', 'GPT-2 small');
-    await pickSource(page, 'file');
+    await page.locator('input[name="wsrc"][value="file"]').check();
     await page
       .locator('#weights-file')
       .setInputFiles({ name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: qwen.file });
@@ -87,7 +75,7 @@ test.describe('1. a Llama or Qwen checkpoint outside the Hub', () => {
     server.addFile('elsewhere/model.safetensors', qwen.file);
     server.addFile('elsewhere/config.json', qwen.config);
     await ready(page, './', 'GPT-2 small');
-    await pickSource(page, 'url');
+    await page.locator('input[name="wsrc"][value="url"]').check();
     await expect(page.locator('#config-why')).toContainText('read by itself only beside a Hugging Face URL');
     await page.locator('#weights-url').fill(server.url('elsewhere/model.safetensors'));
     await page.locator('#weights-config-url').fill(server.url('elsewhere/config.json'));
@@ -208,7 +196,7 @@ test.describe('7. gain-only and RMSNorm weights leave nothing of GPT-2 behind', 
   test('a gain-only checkpoint: no β in the words or the key', async ({ page }) => {
     await ready(page);
     const file = buildSafetensors([{ name: 'ln_f.weight', shape: [D], dtype: 'F32', data: f32Bytes(GAMMA) }]).file;
-    await pickSource(page, 'file');
+    await page.locator('input[name="wsrc"][value="file"]').check();
     await page.locator('#weights-file').setInputFiles({
       name: 'gain-only.safetensors',
       mimeType: 'application/octet-stream',
@@ -228,7 +216,7 @@ test.describe('7. gain-only and RMSNorm weights leave nothing of GPT-2 behind', 
     await forwardToServer(page.context(), server, QWEN_URL, 'qwen/model.safetensors');
     await forwardToServer(page.context(), server, QWEN_CONFIG_URL, 'qwen/config.json');
     await ready(page, './', 'GPT-2 small');
-    await pickSource(page, 'url');
+    await page.locator('input[name="wsrc"][value="url"]').check();
     await page.locator('#weights-url').fill(QWEN_URL);
     await page.locator('#weights-url').press('Enter');
     await expect(page.locator('#out-summary')).toContainText('Output [1, 16, 896]');

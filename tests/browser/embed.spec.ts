@@ -1,4 +1,4 @@
-import { test, expect, ready, openCard, shot, D, pickSource } from './fixtures';
+import { test, expect, ready, openCard, shot, D } from './fixtures';
 import { exactStats } from '../kit/stats.mjs';
 import { testActivations } from './helpers';
 import { createServer, type Server } from 'node:http';
@@ -65,7 +65,7 @@ test('embedded in an article: the frame shows the explainer and reports its heig
 test('a permalink restores weights source, sample, row, features, scale, ε and variant', async ({ page, context }) => {
   await ready(page);
   // Change everything the link carries.
-  await pickSource(page, 'synthetic');
+  await page.locator('input[name="wsrc"][value="synthetic"]').check();
   await page.locator('#weights-seed').fill('4');
   await page.locator('#weights-seed').dispatchEvent('change');
   await expect(page.locator('#weights-summary')).toContainText('Synthetic demo weights (seed 4)');

@@ -102,17 +102,6 @@ export async function ready(
 }
 
 /**
- * Picks a weights source radio as a click on it does (its change handler runs), without aiming at
- * its coordinates: text and panels settling after load can move the row between Playwright's
- * aim and its click, and the click then lands on a neighbouring radio. The radio must stay checked.
- */
-export async function pickSource(page: Page, value: 'hf' | 'synthetic' | 'url' | 'file'): Promise<void> {
-  const radio = page.locator(`input[name="wsrc"][value="${value}"]`);
-  await radio.evaluate((r: HTMLInputElement) => r.click());
-  await expect(radio).toBeChecked();
-}
-
-/**
  * Scrolls a card into view and waits until it is live: the lab once its code has loaded, the
  * explainer (the page's <layernorm-explainer>) once it shows a token.
  */

@@ -12,7 +12,6 @@ import {
   GAMMA,
   BETA,
   D,
-  pickSource,
 } from './fixtures';
 import { compareOutputs, layerNormReference, rmsNormReference } from 'layernorm-wasm';
 import { readNpy } from 'layernorm-wasm/io';
@@ -62,7 +61,7 @@ test('loads GPT-2 ln_f from the Hugging Face URL with range reads of a 548 MB ch
 
 test('loads weights from a local checkpoint file, reading only the slices it needs', async ({ page }) => {
   await ready(page);
-  await pickSource(page, 'file');
+  await page.locator('input[name="wsrc"][value="file"]').check();
   await page
     .locator('#weights-file')
     .setInputFiles({ name: 'gpt2-small.safetensors', mimeType: 'application/octet-stream', buffer: smallCheckpoint() });
@@ -89,7 +88,7 @@ test('a checkpoint dropped on the weights card is loaded', async ({ page }) => {
 
 test('loads from a custom URL with range reads and rejects other schemes', async ({ page, server }) => {
   await ready(page);
-  await pickSource(page, 'url');
+  await page.locator('input[name="wsrc"][value="url"]').check();
   await page.locator('#weights-url').fill('ftp://example.org/model.safetensors');
   await page.locator('#weights-url-load').click();
   await expect(page.locator('#weights-notice')).toContainText('Only http and https URLs are supported');
@@ -170,7 +169,7 @@ test('ε comes from the checkpoint unless the visitor chose one', async ({ page 
   // The Hub's config.json beside the checkpoint says 1e-5.
   await expect(page.locator('#eps')).toHaveValue('1e-5');
   await expect(page.locator('#eps-origin')).toHaveText('As the checkpoint states it (gpt2).');
-  await pickSource(page, 'file');
+  await page.locator('input[name="wsrc"][value="file"]').check();
   await page.locator('#weights-file').setInputFiles({
     name: 'gpt2-eps.gguf',
     mimeType: 'application/octet-stream',
@@ -181,7 +180,7 @@ test('ε comes from the checkpoint unless the visitor chose one', async ({ page 
   await expect(page.locator('#out-summary')).toContainText('ε = 1e-6,');
   // A chosen ε stays when other weights arrive, and the page says what they state.
   await page.locator('#eps').fill('0.01');
-  await pickSource(page, 'hf');
+  await page.locator('input[name="wsrc"][value="hf"]').check();
   await expect(page.locator('#weights-summary')).toContainText('GPT-2 small ln_f from huggingface.co');
   await expect(page.locator('#eps')).toHaveValue('0.01');
   await expect(page.locator('#eps-origin')).toHaveText('The checkpoint states ε = 1e-5.');
@@ -238,7 +237,7 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await ready(page, './', 'GPT-2 small');
   const x = rmsRows(D);
   await pasteRows(page, x, D);
-  await pickSource(page, 'url');
+  await page.locator('input[name="wsrc"][value="url"]').check();
   await page.locator('#weights-url').fill(server.url('llama.gguf'));
   await page.locator('#weights-url').press('Enter');
   const summary = page.locator('#weights-summary');
@@ -283,7 +282,7 @@ test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 t
   await shot(page, '16-rmsnorm-gguf');
 
   // Back to GPT-2: LayerNorm with γ and β and GPT-2's ε.
-  await pickSource(page, 'hf');
+  await page.locator('input[name="wsrc"][value="hf"]').check();
   await expect(summary).toContainText('LayerNorm ln_f.weight (gpt2), ε = 1e-5 as the checkpoint states');
   await expect(page.locator('#eps')).toHaveValue('1e-5');
   await expect(page.locator('input[name="preset"][value="layernorm"]')).toBeChecked();
@@ -307,7 +306,7 @@ test('a safetensors checkpoint whose config.json says rms_norm_eps is explained 
   await forwardToServer(page.context(), server, QWEN_CONFIG_URL, 'qwen/config.json');
   const d = QWEN_D;
   await ready(page, './', 'GPT-2 small');
-  await pickSource(page, 'url');
+  await page.locator('input[name="wsrc"][value="url"]').check();
   await page.locator('#weights-url').fill(QWEN_URL);
   await page.locator('#weights-url').press('Enter');
   const summary = page.locator('#weights-summary');

@@ -3,18 +3,21 @@
 // its one form — everything that can be checked without a kernel takes it from the table: the
 // kinds and forms, the call checks and their messages, the one-token path's checks, the plain-path
 // decision, the explainer's weights check, the page's permalinks, forms and statistics labels, and
-// the loader's refusal of a kind the caller does not take. The row is the test's, not the product's.
+// the loader's refusal of a kind the caller does not take, and the runtime's and the worker's
+// methods for it, under the names the row gives. The row is the test's, not the product's.
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('../../dist/norms.js', async (importOriginal) => {
   const table = await importOriginal<Record<string, unknown>>();
   const norms = table.NORMS as Record<string, unknown>;
   const forms = table.NORM_FORMS as Record<string, unknown>;
-  // The row and its form, as a maintainer adding the norm would write them.
+  // The row and its form, as a maintainer adding the norm would write them. Its kernel here is
+  // LayerNorm's (wire code 0): without β, a LayerNorm computes exactly this norm, so the runtime's
+  // methods for it can run end to end without a kernel of its own.
   norms.centrednorm = {
     name: 'CentredNorm',
     equation: 'y = γ ⊙ (x − μ) / √(mean((x − μ)²) + ε)',
-    wire: 2,
+    wire: 0,
     centred: true,
     bias: false,
     moment: 'c²',
@@ -51,6 +54,7 @@ const { checkWeights: checkExplainerWeights } = await import('../../dist/explain
 const { decodePermalink, encodePermalink } = await import('../../web/page/src/permalink.ts');
 const { effectiveVariant, initialState } = await import('../../web/page/src/state.ts');
 const { normFor } = await import('../../web/page/src/engine/norm.ts');
+const { normFormRadios } = await import('../../web/page/plugins/norm-forms.ts');
 
 const KIND = 'centrednorm' as never;
 const d = 4;
@@ -105,6 +109,16 @@ describe('a third norm, specified by one row', () => {
     expect(decodePermalink(new URLSearchParams('v=nobias')).variant).toBe('biasfree');
     expect(decodePermalink(new URLSearchParams('v=cn')).variant).toBeUndefined();
     expect(encodePermalink({ ...initialState(), variant: 'biasfree' }).get('v')).toBe(NORM_FORMS.biasfree.url);
+    // The Layer card's static markup has its radio: the table's label, disabled until its weights load.
+    const radios = normFormRadios()
+      .split('\n')
+      .map((line) => line.trim());
+    expect(radios.map((r) => /value="(\w+)"/.exec(r)?.[1])).toEqual(NORM_FORM_NAMES);
+    expect(radios.at(-1)).toBe(
+      '<label class="radio"><input type="radio" name="preset" value="centrednorm" disabled /> ' +
+        'CentredNorm (γ only) <span class="hint">when the checkpoint holds one</span></label>',
+    );
+    expect(radios[0]).toContain('value="layernorm" checked />');
   });
 
   it('the loader refuses a kind the caller does not take, naming both kinds from the table', async () => {
@@ -117,5 +131,50 @@ describe('a third norm, specified by one row', () => {
         `"Uint8Array (144 bytes)" is the gain of an RMSNorm (the config object (model_type "llama"): rms_norm_eps = 0.000001); ` +
         'load it with loadNormWeights, which returns either kind',
     );
+  });
+
+  it("the runtime's and the worker's methods: the row's names, its checks, stages of its facts", async () => {
+    const { init } = await import('../../dist/index.js');
+    const { RUNTIME_METHODS } = await import('../../dist/worker/methods.js');
+    const rt = (await init()) as unknown as Record<string, (...args: unknown[]) => unknown> & {
+      layerNorm: (x: Float32Array, d: number, o: object) => Float32Array;
+      layerNormStages: (x: Float32Array, d: number, row: number, o: object) => Record<string, unknown>;
+    };
+    const data = new Float32Array(3 * d).map((_, i) => Math.sin(i) * 3 + 1);
+    const mean = new Float64Array(3);
+    // The call: checked as its row says (β refused, the mean taken), computed by its kernel.
+    expect(() => rt.centredNorm!(data, d, { gamma, beta: gamma })).toThrow(
+      new TypeError('centredNorm: CentredNorm has no bias term, so no beta option; got beta Float32Array(4)'),
+    );
+    const y = rt.centredNorm!(data, d, { gamma, mean }) as Float32Array;
+    expect(y).toEqual(rt.layerNorm(data, d, { gamma }));
+    expect(mean[1]).toBeCloseTo((data[4]! + data[5]! + data[6]! + data[7]!) / 4, 6);
+    // Its stages: a centred norm's statistics and centring, and no `scaled` step (it has no β).
+    const stages = rt.centredNormStages!(data, d, 1, { gamma }) as Record<string, unknown>;
+    const ln = rt.layerNormStages(data, d, 1, { gamma });
+    expect(Object.keys(stages).sort()).toEqual(
+      ['centered', 'd', 'dtype', 'eps', 'input', 'mean', 'normalized', 'output', 'row', 'rstd', 'variance'].sort(),
+    );
+    for (const key of Object.keys(stages)) expect(stages[key]).toEqual(ln[key]);
+    // A resident norm of it.
+    const norm = rt.createCentredNorm!(d, { gamma }) as {
+      norm: string;
+      forward: (x: Float32Array) => Float32Array;
+      dispose(): void;
+    };
+    expect(norm.norm).toBe('centrednorm');
+    expect(norm.forward(data)).toEqual(y);
+    norm.dispose();
+    expect(() => rt.createCentredNorm!(d, { beta: gamma })).toThrow(
+      new TypeError('createCentredNorm: CentredNorm has no bias term, so no beta option; got beta Float32Array(4)'),
+    );
+    // The worker crosses the same three methods, checking the call in the caller's thread first.
+    expect(RUNTIME_METHODS.centredNorm?.precheck).toBeTypeOf('function');
+    expect(() => RUNTIME_METHODS.centredNorm!.precheck!([data, d, { beta: gamma }])).toThrow(
+      'centredNorm: CentredNorm has no bias term',
+    );
+    expect([RUNTIME_METHODS.centredNormStages?.arity, RUNTIME_METHODS.createCentredNorm?.resident?.length]).toEqual([
+      4, 6,
+    ]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../dist/index.js';
+import * as inline from '../../dist/inline.js';
 import * as io from '../../dist/io/index.js';
 import { features } from '../../dist/loader.js';
 import { casesFor, type Context } from '../kit/catalogue/index.mjs';
@@ -24,6 +25,7 @@ beforeAll(async () => {
     ...arrays(),
     ...(await norms(rt)),
     pkg,
+    inline,
     io,
     features,
     tensors: {

@@ -19,6 +19,7 @@ const EXAMPLES: { [K in keyof typeof RULES]: [row: string, ...args: Parameters<(
     ['R22', 'halfBitsToFloat32', 'dtype', oneOf(['float16', 'bfloat16']), 'float32'],
     ['15', 'layerNorm', 'gamma', 'a Float32Array', [1, 1, 1]],
     ['24', 'layerNorm', 'options', 'an object', 5],
+    ['R28', 'normReference', 'norm', oneOf(['layernorm', 'rmsnorm']), 'batchnorm'],
   ],
   lengthAs: [
     ['21', 'layerNorm', 'out', 12, 'the same as x', 11],

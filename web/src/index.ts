@@ -14,7 +14,7 @@ import { checkOptions } from './validate.js';
 
 export type * from './types.js';
 export { DisposedError, UnsupportedError, WasmLoadError } from './errors.js';
-export { layerNormReference, rmsNormReference } from './reference.js';
+export { layerNormReference, normReference, rmsNormReference } from './reference.js';
 export {
   DEFAULT_FORM,
   DEFAULT_NORM,

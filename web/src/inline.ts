@@ -11,6 +11,7 @@
 import { init as initFromSources } from './index.js';
 import { resolveBackend } from './loader.js';
 import type { Backend, InitOptions, LayerNormRuntime } from './types.js';
+import { oneOf, RULES } from './rules.js';
 import { checkOptions } from './validate.js';
 import { decodeBase64 } from './wasm-source.js';
 import simdBase64 from './wasm/layernorm-simd.embedded.js';
@@ -26,7 +27,7 @@ const decoded = new Map<Backend, Promise<Uint8Array>>();
  */
 export function embeddedWasm(backend: Backend): Promise<Uint8Array> {
   if (backend !== 'simd' && backend !== 'scalar') {
-    return Promise.reject(new TypeError(`embeddedWasm: backend must be 'simd' or 'scalar', got ${String(backend)}`));
+    return Promise.reject(new TypeError(RULES.mustBe('embeddedWasm', 'backend', oneOf(['simd', 'scalar']), backend)));
   }
   let bytes = decoded.get(backend);
   if (!bytes) {

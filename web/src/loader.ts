@@ -10,8 +10,8 @@
  * 3. When 2 does not answer with the file (esbuild and Rollup keep the URL but do not copy the
  *    file; a page opened from file://), the copy embedded in the package's JS as base64.
  */
-import { UnsupportedError, WasmLoadError, describe } from './errors.js';
-import { RULES } from './rules.js';
+import { UnsupportedError, WasmLoadError } from './errors.js';
+import { oneOf, RULES } from './rules.js';
 import { simdSupported } from './simd-support.js';
 import type { Backend, InitOptions, WasmSource } from './types.js';
 import {
@@ -67,9 +67,7 @@ export async function resolveBackend(requested: unknown): Promise<Backend> {
     return 'simd';
   }
   if (requested === 'scalar') return 'scalar';
-  throw new TypeError(
-    `init: backend must be 'auto', 'simd' or 'scalar', got ${typeof requested === 'string' ? JSON.stringify(requested) : typeof requested}`,
-  );
+  throw new TypeError(RULES.mustBe('init', 'backend', oneOf(['auto', 'simd', 'scalar']), requested));
 }
 
 /** options.wasm, checked: per backend, where its .wasm comes from (absent: the default location). */
@@ -103,7 +101,12 @@ export function checkWasmOption(value: InitOptions['wasm'] | unknown): WasmLocat
     if (source === undefined) continue;
     if (!isSource(source) && typeof source !== 'string') {
       throw new TypeError(
-        `init: options.wasm.${key} must be a URL (string or URL), an ArrayBuffer or typed array with the bytes, a Response or a WebAssembly.Module, got ${describe(source)}`,
+        RULES.mustBe(
+          'init',
+          `options.wasm.${key}`,
+          'a URL (string or URL), an ArrayBuffer or typed array with the bytes, a Response or a WebAssembly.Module',
+          source,
+        ),
       );
     }
     locations[key] = typeof source === 'string' ? absoluteUrl(source, `options.wasm.${key}`) : source;

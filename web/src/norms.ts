@@ -1,9 +1,10 @@
 /**
  * The norms this package computes, specified once. The runtime, the wire to the C++ core, the
  * loaders, the worker, the page and the benchmark take a norm's name, code and facts from here:
- * adding a norm is a row in NORMS (and a form in NORM_FORMS) plus its kernel and the entry points
- * its row's `api` names (the runtime's methods and the package's reference: the page's engine
- * does not compile until the reference is listed there). No file under web/ decides by a norm's
+ * adding a norm is a row in NORMS (and a form in NORM_FORMS) plus its kernel. The runtime's and
+ * the worker's methods for it are installed under the names its row's `api` gives, their types
+ * follow its facts (types.ts `NormMethods`), `normReference` takes its kind, and the page's Layer
+ * card gets its radio (web/page/plugins/norm-forms.ts). No file under web/ decides by a norm's
  * name (`npm run lint` checks it, web/scripts/structure.mjs): it reads the fact from the row. How
  * a checkpoint says it holds a norm is the formats' own spelling (io/norm-kind.ts).
  *
@@ -34,7 +35,10 @@ export interface NormSpec {
    * struct), which the per-token call takes; a norm without one runs through `_lnw_normalize`.
    */
   readonly plain: boolean;
-  /** The runtime's methods and the package's reference for it, as calls and messages name them. */
+  /**
+   * The names of its runtime (and worker) methods, installed from this row, and of its reference
+   * (`normReference` for this kind), as calls and messages name them.
+   */
   readonly api: { readonly call: string; readonly create: string; readonly stages: string; readonly reference: string };
 }
 

@@ -6,16 +6,16 @@
  */
 import { kindOf } from './activations.js';
 import { checkNormCall, dtypeOption } from './call.js';
-import { describe } from './errors.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
 import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
+import { RULES } from './rules.js';
 
 const FN = 'layerNormalization';
 const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 
 function checkShape(shape: unknown, length: number): number[] {
-  if (!Array.isArray(shape)) throw new TypeError(`${FN}: shape must be an array of dimensions, got ${describe(shape)}`);
+  if (!Array.isArray(shape)) throw new TypeError(RULES.mustBe(FN, 'shape', 'an array of dimensions', shape));
   if (shape.length === 0) throw new RangeError(`${FN}: shape must have at least one dimension, got []`);
   const dims = dimensions('shape', shape);
   if (product(dims) !== length) {
@@ -52,7 +52,7 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
   } else if (value !== null && typeof value === 'object' && 'data' in value) {
     const t = value as { data: unknown; shape: unknown };
     data = checkFloat32Array(FN, `${name}.data`, t.data);
-    if (!Array.isArray(t.shape)) throw new TypeError(`${FN}: ${name}.shape must be an array, got ${describe(t.shape)}`);
+    if (!Array.isArray(t.shape)) throw new TypeError(RULES.mustBe(FN, `${name}.shape`, 'an array', t.shape));
     shape = dimensions(`${name}.shape`, t.shape);
     if (product(shape) !== data.length) {
       throw new RangeError(
@@ -60,9 +60,7 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
       );
     }
   } else {
-    throw new TypeError(
-      `${FN}: ${name} must be a Float32Array or { data: Float32Array, shape }, got ${describe(value)}`,
-    );
+    throw new TypeError(RULES.mustBe(FN, name, 'a Float32Array or { data: Float32Array, shape }', value));
   }
   const given = shape;
   // ONNX broadcasts Scale and B to x itself, so they may have x's rank: the dimensions before the

@@ -11,7 +11,9 @@ import { checkNormCall, type NormKind } from './call.js';
 import { normalizeRows } from './correctly-rounded.js';
 import { describe } from './errors.js';
 import { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
-import type { ActivationArray, LayerNormOptions, ResidualOptions, RmsNormOptions } from './types.js';
+import { isNormKind, NORM_KINDS, NORMS } from './norms.js';
+import { oneOf, RULES } from './rules.js';
+import type { ActivationArray, LayerNormOptions, NormOptions, ResidualOptions, RmsNormOptions } from './types.js';
 
 /** The references return a new Float32Array: the kernels' output options have nothing to fill here. */
 type ReferenceOptions = Omit<ResidualOptions<ActivationArray>, 'sumOut'>;
@@ -46,6 +48,20 @@ function reference(fn: string, norm: NormKind, x: ActivationArray, d: number, op
 }
 
 /**
+ * The reference of any norm in the table (norms.ts): each output the float32 nearest the exact
+ * answer. Its messages name it as its row does (`api.reference`, e.g. rmsNormReference).
+ */
+export function normReference<K extends NormKind>(
+  norm: K,
+  x: ActivationArray,
+  d: number,
+  options?: NormOptions<K> & ReferenceOptions,
+): Float32Array {
+  if (!isNormKind(norm)) throw new TypeError(RULES.mustBe('normReference', 'norm', oneOf(NORM_KINDS), norm));
+  return reference(NORMS[norm].api.reference, norm, x, d, options);
+}
+
+/**
  * LayerNorm y = γ ⊙ (h − μ) / √(σ² + ε) + β (h = x, or (x + residual) + bias), each output the
  * float32 nearest the exact answer; a constant row gives β, also with ε = 0; a row holding NaN or
  * ±Infinity gives NaN.
@@ -55,7 +71,7 @@ export function layerNormReference(
   d: number,
   options?: LayerNormOptions & ReferenceOptions,
 ): Float32Array {
-  return reference('layerNormReference', 'layernorm', x, d, options);
+  return normReference('layernorm', x, d, options);
 }
 
 /**
@@ -67,5 +83,5 @@ export function rmsNormReference(
   d: number,
   options?: RmsNormOptions & ReferenceOptions,
 ): Float32Array {
-  return reference('rmsNormReference', 'rmsnorm', x, d, options);
+  return normReference('rmsnorm', x, d, options);
 }

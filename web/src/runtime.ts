@@ -11,6 +11,7 @@ import type { Heap } from './heap.js';
 import { layerNormalization } from './onnx.js';
 import { quickCheck } from './quick-check.js';
 import { ResidentNorm } from './resident.js';
+import { NORM_KINDS, NORMS } from './norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { RuntimeCore } from './runtime-core.js';
 import { Tensor } from './tensor.js';
@@ -21,21 +22,17 @@ import type {
   LayerNorm,
   LayerNormalizationOptions,
   LayerNormalizationResult,
-  LayerNormCallOptions,
-  LayerNormOptions,
   LayerNormRuntime,
-  LayerNormStages,
-  LayerNormStagesOptions,
   LayerNormStats,
-  RmsNormCallOptions,
-  RmsNormOptions,
-  RmsNormStages,
-  RmsNormStagesOptions,
+  NormMethods,
   TensorArray,
   WasmTensor,
 } from './types.js';
 import { checkEps, checkOptions, checkParam, checkRows, checkWidth, numberError } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
+
+// The norms' methods are the table's (norms.ts `api`), installed on the prototype below.
+export interface Runtime extends NormMethods {}
 
 export class Runtime implements LayerNormRuntime, RuntimeCore {
   readonly kernel: string;
@@ -48,17 +45,6 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
   ) {
     this.#executor = new Executor(module);
     this.kernel = module._kernelName();
-  }
-
-  layerNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: LayerNormCallOptions<A>): A {
-    const c =
-      quickCheck('layerNorm', 'layernorm', x, d, options) ?? checkNormCall('layerNorm', 'layernorm', x, d, options);
-    return this.normalize(c, null) as A;
-  }
-
-  rmsNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: RmsNormCallOptions<A>): A {
-    const c = quickCheck('rmsNorm', 'rmsnorm', x, d, options) ?? checkNormCall('rmsNorm', 'rmsnorm', x, d, options);
-    return this.normalize(c, null) as A;
   }
 
   layerNormalization<A extends ActivationArray = Float32Array>(
@@ -87,47 +73,6 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
       rstd = new Float64Array(rows);
     if (rows > 0) this.#executor.stats({ fn, kind, x, rows, d, eps }, mean, variance, rstd);
     return { mean, variance, rstd };
-  }
-
-  layerNormStages(x: ActivationArray, d: number, row: number, options?: LayerNormStagesOptions): LayerNormStages {
-    const s = this.#stages('layerNormStages', 'layernorm', x, d, row, options);
-    return {
-      row,
-      d,
-      eps: s.eps,
-      dtype: s.dtype,
-      mean: s.stats[0],
-      variance: s.stats[1],
-      rstd: s.stats[2],
-      ...s.inputs,
-      centered: s.vectors[2],
-      normalized: s.vectors[3],
-      scaled: s.vectors[4],
-      output: s.vectors[5],
-    };
-  }
-
-  rmsNormStages(x: ActivationArray, d: number, row: number, options?: RmsNormStagesOptions): RmsNormStages {
-    const s = this.#stages('rmsNormStages', 'rmsnorm', x, d, row, options);
-    return {
-      row,
-      d,
-      eps: s.eps,
-      dtype: s.dtype,
-      meanSquare: s.stats[1],
-      rstd: s.stats[2],
-      ...s.inputs,
-      normalized: s.vectors[3],
-      output: s.vectors[5],
-    };
-  }
-
-  createLayerNorm(d: number, options?: LayerNormOptions): LayerNorm {
-    return this.#resident('createLayerNorm', 'layernorm', d, options);
-  }
-
-  createRmsNorm(d: number, options?: RmsNormOptions): LayerNorm {
-    return this.#resident('createRmsNorm', 'rmsnorm', d, options);
   }
 
   allocate(rows: number, d: number, options?: { dtype?: 'float32' }): WasmTensor<Float32Array>;
@@ -167,6 +112,33 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
   /** Runs a checked call; `resident` holds a LayerNorm object's gain and bias in the heap. */
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
     return this.#executor.normalize(c, resident);
+  }
+
+  /** A norm's call (its `api.call` method): the one-token checks first, the full ones otherwise. */
+  runNorm(fn: string, norm: NormKind, x: ActivationArray, d: number, options: unknown): ActivationArray {
+    const c = quickCheck(fn, norm, x, d, options) ?? checkNormCall(fn, norm, x, d, options);
+    return this.normalize(c, null);
+  }
+
+  /** One row's stages (a norm's `api.stages` method), with the statistics and steps its row has. */
+  normStages(fn: string, norm: NormKind, x: ActivationArray, d: number, row: number, options: unknown): object {
+    const spec = NORMS[norm];
+    const s = this.#stages(fn, norm, x, d, row, options);
+    const [mean, moment, rstd] = s.stats;
+    const [, , centered, normalized, scaled, output] = s.vectors;
+    return {
+      row,
+      d,
+      eps: s.eps,
+      dtype: s.dtype,
+      ...(spec.centred ? { mean, variance: moment } : { meanSquare: moment }),
+      rstd,
+      ...s.inputs,
+      ...(spec.centred ? { centered } : {}),
+      normalized,
+      ...(spec.bias ? { scaled } : {}),
+      output,
+    };
   }
 
   #stages(fn: string, norm: NormKind, x: ActivationArray, d: number, row: number, options: unknown) {
@@ -213,7 +185,8 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
     return { ...result, eps, dtype: kind.dtype, inputs };
   }
 
-  #resident(fn: string, norm: NormKind, d: number, options: unknown): LayerNorm {
+  /** A resident norm (a norm's `api.create` method). */
+  createNorm(fn: string, norm: NormKind, d: number, options: unknown): LayerNorm {
     checkWidth(fn, d);
     const o = checkOptions(fn, options);
     const gamma = checkParam(fn, 'gamma', o.gamma, d);
@@ -221,5 +194,25 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
     const eps = checkEps(fn, o.eps);
     const dtype = checkDType(fn, o.dtype) ?? 'float32';
     return new ResidentNorm(this, norm, kindForDType(dtype), d, gamma, beta, eps);
+  }
+}
+
+// Each norm's call, stages and resident norm, under the names its row gives. Named functions, so
+// that a stack trace reads as the method the caller called.
+for (const norm of NORM_KINDS) {
+  const { call, stages, create } = NORMS[norm].api;
+  const methods = {
+    [call](this: Runtime, x: ActivationArray, d: number, options?: unknown) {
+      return this.runNorm(call, norm, x, d, options);
+    },
+    [stages](this: Runtime, x: ActivationArray, d: number, row: number, options?: unknown) {
+      return this.normStages(stages, norm, x, d, row, options);
+    },
+    [create](this: Runtime, d: number, options?: unknown) {
+      return this.createNorm(create, norm, d, options);
+    },
+  };
+  for (const [name, value] of Object.entries(methods)) {
+    Object.defineProperty(Runtime.prototype, name, { value, writable: true, configurable: true });
   }
 }

@@ -5,6 +5,7 @@ import { HeapOwner } from './heap-owner.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { DType, TensorArray, WasmTensor } from './types.js';
 import { checkElements, checkNumbers, numberError } from './validate.js';
+import { RULES } from './rules.js';
 
 export interface TensorAddress {
   address: number;
@@ -33,8 +34,7 @@ export class Tensor extends HeapOwner implements WasmTensor<TensorArray> {
   }
 
   static unwrap(fn: string, name: string, t: unknown, runtime: RuntimeCore): TensorAddress {
-    if (!(t instanceof Tensor))
-      throw new TypeError(`${fn}: ${name} must be a WasmTensor from allocate(), got ${describe(t)}`);
+    if (!(t instanceof Tensor)) throw new TypeError(RULES.mustBe(fn, name, 'a WasmTensor from allocate()', t));
     if (t.runtime !== runtime)
       throw new TypeError(`${fn}: ${name} belongs to a different runtime (another init() backend)`);
     return { address: t.#live(fn), rows: t.rows, d: t.d, kind: t.#kind };

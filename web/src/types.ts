@@ -1,5 +1,5 @@
 /** Public types of layernorm-wasm. Everything here is re-exported from the package root. */
-import type { NormKind } from './norms.js';
+import type { NORMS, NormKind } from './norms.js';
 
 export type { FormOf, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
 
@@ -70,25 +70,31 @@ export type Float16ArrayType = typeof globalThis extends {
  */
 export type ActivationArray = Float32Array | Uint16Array | Float16ArrayType;
 
-export interface LayerNormOptions {
+/** A norm's row in the table (norms.ts): the facts its options, stages and methods follow. */
+export type NormSpecOf<K extends NormKind> = (typeof NORMS)[K];
+type IfBias<K extends NormKind, Then, Else = unknown> = NormSpecOf<K>['bias'] extends true ? Then : Else;
+type IfCentred<K extends NormKind, Then, Else = unknown> = NormSpecOf<K>['centred'] extends true ? Then : Else;
+
+/** What every norm takes: its gain, ε and the activations' type. */
+export interface NormParams {
   /** Gain γ of length d; null or omitted means ones. */
   gamma?: Float32Array | null;
-  /** Bias β of length d; null or omitted means zeros (the bias-free variant). */
-  beta?: Float32Array | null;
-  /** ε added to the variance; any finite number ≥ 0. Default 1e-5. */
+  /** ε added under the square root (to the variance, or the mean square); any finite number ≥ 0. Default 1e-5. */
   eps?: number;
   /** What a Uint16Array holds ('float16' or 'bfloat16'); implied by a Float32Array or Float16Array. */
   dtype?: DType;
 }
 
-export interface RmsNormOptions {
-  /** Gain γ of length d; null or omitted means ones. */
-  gamma?: Float32Array | null;
-  /** ε added to the mean square; any finite number ≥ 0. Default 1e-5. */
-  eps?: number;
-  /** What a Uint16Array holds ('float16' or 'bfloat16'); implied by a Float32Array or Float16Array. */
-  dtype?: DType;
+/** The bias of a norm that has one (LayerNorm). */
+export interface BetaOption {
+  /** Bias β of length d; null or omitted means zeros (the bias-free variant). */
+  beta?: Float32Array | null;
 }
+
+/** A norm's parameters: γ, ε, and β where the norm has a bias. */
+export type NormOptions<K extends NormKind> = NormParams & IfBias<K, BetaOption>;
+export type LayerNormOptions = NormOptions<'layernorm'>;
+export type RmsNormOptions = NormOptions<'rmsnorm'>;
 
 /**
  * The residual add before a norm, fused into the call (onnxruntime's SkipLayerNormalization):
@@ -104,23 +110,27 @@ export interface ResidualOptions<A extends ActivationArray = Float32Array> {
   sumOut?: A | null;
 }
 
-export interface LayerNormCallOptions<A extends ActivationArray = Float32Array>
-  extends LayerNormOptions, ResidualOptions<A> {
+/** Where a call writes: its output and each row's 1 / √(moment + ε). */
+export interface OutputOptions<A extends ActivationArray = Float32Array> {
   /** Where to write the result (length rows·d). May be `x` itself (in place). */
   out?: A;
-  /** Receives each row's mean (length rows), from the same pass that normalizes (ONNX's Mean). */
-  mean?: Float64Array | null;
-  /** Receives each row's 1 / √(σ² + ε) (length rows), from the same pass (ONNX's InvStdDev). */
+  /** Receives each row's 1 / √(σ² + ε), or 1 / √(mean(x²) + ε) (length rows), from the same pass (ONNX's InvStdDev). */
   rstd?: Float64Array | null;
 }
 
-export interface RmsNormCallOptions<A extends ActivationArray = Float32Array>
-  extends RmsNormOptions, ResidualOptions<A> {
-  /** Where to write the result (length rows·d). May be `x` itself (in place). */
-  out?: A;
-  /** Receives each row's 1 / √(mean(x²) + ε) (length rows), from the same pass. */
-  rstd?: Float64Array | null;
+/** The mean of a centred norm's rows. */
+export interface MeanOption {
+  /** Receives each row's mean (length rows), from the same pass that normalizes (ONNX's Mean). */
+  mean?: Float64Array | null;
 }
+
+/** A norm call's options: its parameters, the fused residual, and its outputs (the mean where it centres). */
+export type NormCallOptions<K extends NormKind, A extends ActivationArray = Float32Array> = NormOptions<K> &
+  ResidualOptions<A> &
+  OutputOptions<A> &
+  IfCentred<K, MeanOption>;
+export type LayerNormCallOptions<A extends ActivationArray = Float32Array> = NormCallOptions<'layernorm', A>;
+export type RmsNormCallOptions<A extends ActivationArray = Float32Array> = NormCallOptions<'rmsnorm', A>;
 
 /** A gain or bias for `layerNormalization`: its values and ONNX shape (default: the normalized shape). */
 export type OnnxTensorInput = Float32Array | { data: Float32Array; shape: readonly number[] };
@@ -166,56 +176,59 @@ export interface LayerNormStats {
   rstd: Float64Array;
 }
 
-export interface LayerNormStagesOptions extends LayerNormOptions {
+/** A stages call's options: the norm's parameters, and the residual its stages then start from. */
+export type NormStagesOptions<K extends NormKind> = NormOptions<K> & {
   /** The residual row's stream, of x's kind and length: the stages then start from h = x + r (+ bias). */
   residual?: ActivationArray | null;
   /** A per-feature bias added with the residual. */
   bias?: Float32Array | null;
-}
-
-export interface RmsNormStagesOptions extends RmsNormOptions {
-  residual?: ActivationArray | null;
-  bias?: Float32Array | null;
-}
+};
+export type LayerNormStagesOptions = NormStagesOptions<'layernorm'>;
+export type RmsNormStagesOptions = NormStagesOptions<'rmsnorm'>;
 
 /**
  * Every stage of the computation for one row, as the kernel's own arithmetic produces it, as
  * float32 values (for float16 / bfloat16 activations, `input`, `sum` and `output` hold values of
  * that type, exactly).
  */
-export interface LayerNormStages {
+export interface StagesOfEveryNorm {
   row: number;
   d: number;
-  mean: number;
-  variance: number;
+  /** 1 / √(moment + ε) */
   rstd: number;
   eps: number;
   dtype: DType;
   input: Float32Array; // x
   residual?: Float32Array; // r (with a residual)
   sum?: Float32Array; // h = x + r (+ bias), as normalized (with a residual)
-  centered: Float32Array; // x − μ
-  normalized: Float32Array; // x̂ = (x − μ) · rstd
-  scaled: Float32Array; // γ ⊙ x̂
-  output: Float32Array; // γ ⊙ x̂ + β  (bit-identical to layerNorm's output)
+  normalized: Float32Array; // x̂ = (x − μ) · rstd, or x · rstd
+  output: Float32Array; // bit-identical to the call's output
 }
 
-/** RMSNorm's stages of one row. */
-export interface RmsNormStages {
-  row: number;
-  d: number;
+/** A centred norm's statistics and its centring. */
+export interface CentredStages {
+  mean: number;
+  variance: number;
+  centered: Float32Array; // x − μ
+}
+
+/** The moment of a norm that does not centre. */
+export interface MeanSquareStage {
   /** mean(x²) */
   meanSquare: number;
-  /** 1 / √(mean(x²) + ε) */
-  rstd: number;
-  eps: number;
-  dtype: DType;
-  input: Float32Array;
-  residual?: Float32Array;
-  sum?: Float32Array;
-  normalized: Float32Array; // x · rstd
-  output: Float32Array; // γ ⊙ x · rstd (bit-identical to rmsNorm's output)
 }
+
+/** The gain's product before a norm's bias is added. */
+export interface ScaledStage {
+  scaled: Float32Array; // γ ⊙ x̂
+}
+
+/** One row's stages for the norm K: its statistics, and a stage per step its row has. */
+export type NormStages<K extends NormKind> = StagesOfEveryNorm &
+  IfCentred<K, CentredStages, MeanSquareStage> &
+  IfBias<K, ScaledStage>;
+export type LayerNormStages = NormStages<'layernorm'>;
+export type RmsNormStages = NormStages<'rmsnorm'>;
 
 /** The storage of a WasmTensor: floats, or the bits of float16 / bfloat16 values. */
 export type TensorArray = Float32Array | Uint16Array;
@@ -258,12 +271,32 @@ export interface LayerNorm {
   [Symbol.dispose](): void;
 }
 
-export interface LayerNormRuntime {
+/**
+ * Each norm's methods, under the names its row gives (norms.ts `api`): the call (e.g. `layerNorm`),
+ * one row's stages (`layerNormStages`) and a resident norm (`createLayerNorm`).
+ */
+export type NormMethods = {
+  [K in NormKind as NormSpecOf<K>['api']['call']]: <A extends ActivationArray = Float32Array>(
+    x: A,
+    d: number,
+    options?: NormCallOptions<K, A>,
+  ) => A;
+} & {
+  [K in NormKind as NormSpecOf<K>['api']['stages']]: (
+    x: ActivationArray,
+    d: number,
+    row: number,
+    options?: NormStagesOptions<K>,
+  ) => NormStages<K>;
+} & {
+  /** A norm whose γ (and β) stay in wasm memory. */
+  [K in NormKind as NormSpecOf<K>['api']['create']]: (d: number, options?: NormOptions<K>) => LayerNorm;
+};
+
+export interface LayerNormRuntime extends NormMethods {
   readonly backend: Backend;
   /** Name of the kernel that actually runs, e.g. "f32_layernorm_ukernel__wasmsimd_u8". */
   readonly kernel: string;
-  layerNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: LayerNormCallOptions<A>): A;
-  rmsNorm<A extends ActivationArray = Float32Array>(x: A, d: number, options?: RmsNormCallOptions<A>): A;
   /** ONNX LayerNormalization (opset 17): normalizes over the dimensions of `shape` from `axis` on. */
   layerNormalization<A extends ActivationArray = Float32Array>(
     x: A,
@@ -271,10 +304,6 @@ export interface LayerNormRuntime {
     options?: LayerNormalizationOptions,
   ): LayerNormalizationResult<A>;
   layerNormStats(x: ActivationArray, d: number, options?: { eps?: number; dtype?: DType }): LayerNormStats;
-  layerNormStages(x: ActivationArray, d: number, row: number, options?: LayerNormStagesOptions): LayerNormStages;
-  rmsNormStages(x: ActivationArray, d: number, row: number, options?: RmsNormStagesOptions): RmsNormStages;
-  createLayerNorm(d: number, options?: LayerNormOptions): LayerNorm;
-  createRmsNorm(d: number, options?: RmsNormOptions): LayerNorm;
   allocate(rows: number, d: number, options?: { dtype?: 'float32' }): WasmTensor<Float32Array>;
   allocate(rows: number, d: number, options: { dtype: 'float16' | 'bfloat16' }): WasmTensor<Uint16Array>;
   /** Bytes of wasm heap currently in use by the runtime (for leak checks). */

@@ -95,10 +95,11 @@ struct RowUkernels {
     FinishSums<kShift>(p, d & 7, shift, s1, s2, sum, squares);
   }
 
-  // Sums<false> of the row, and the largest |gain_j| (as bits: a NaN is above +Inf) from the same
-  // loop: the schedule's first row of a call whose gain is checked (src/schedule.h). RMSNorm takes
-  // its squares, the same sum as Squares() gives: a copy without the values' sum cost 330 bytes of
-  // module, against the page's 250 KB first load.
+  // Sums<false> of the row (kValues), or only its squares (RMSNorm: the same sum as Squares()
+  // gives), and the largest |gain_j| (as bits: a NaN is above +Inf) from the same loop: the
+  // schedule's first row of a call whose gain is checked (src/schedule.h). Summing the values
+  // RMSNorm does not use cost its one-row call 7%, against 330 bytes of module for this copy.
+  template <bool kValues>
   static void SumsAndMaxAbs(const void* row, std::size_t d, const float* gain, double* sum,
                             double* squares, float* max_abs_gain) {
     const T* p = static_cast<const T*>(row);
@@ -107,10 +108,19 @@ struct RowUkernels {
     F64 s1 = zero, s2 = zero;
     F32 m = Ops::Splat32(0.0f);
     for (const T* end = p + (d & ~std::size_t{7}); p != end; p += 8, g += 8) {
-      SumsStep<false>(p, zero, &s1, &s2);
+      if constexpr (kValues) {
+        SumsStep<false>(p, zero, &s1, &s2);
+      } else {
+        SquaresStep(p, &s2);
+      }
       m = Ops::MaxAbsBits(Ops::MaxAbsBits(m, Ops::Load(g)), Ops::Load(g + 4));
     }
-    FinishSums<false>(p, d & 7, 0.0, s1, s2, sum, squares);
+    if constexpr (kValues) {
+      FinishSums<false>(p, d & 7, 0.0, s1, s2, sum, squares);
+    } else {
+      *sum = 0.0;
+      FinishSquares(p, d & 7, s2, squares);
+    }
     float top = Ops::MaxLane(m);
     for (std::size_t j = 0; j < (d & 7); ++j) top = MaxAbsScalar(top, g[j]);
     *max_abs_gain = top;

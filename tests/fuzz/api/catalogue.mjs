@@ -160,7 +160,7 @@ const CATALOGUE = [
     RangeError,
     `${FN}(\\(\\S+, \\d+\\)|: .+?) needs ${SIZE} of wasm memory, (more than the module can ever hold \\(2\\.00 GiB\\)|but only ${SIZE} more can be reserved \\(limit 2\\.00 GiB\\); use smaller inputs or process them in parts)`,
   ],
-  ['init backend', TypeError, `(?<fn>init): backend must be 'auto', 'simd' or 'scalar', got .+`],
+  ['init backend', TypeError, `(?<fn>init|embeddedWasm): backend must be ('auto', )?'simd' or 'scalar', got .+`],
   // layerNormalization (ONNX)
   [
     'shape type',

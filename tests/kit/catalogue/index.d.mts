@@ -21,8 +21,12 @@ export interface Context {
   disposedRmsNorm: any;
   /** The engine's Float16Array, where it has one (cases that need it are skipped, visibly, elsewhere). */
   Float16Array?: new (n: number) => ArrayBufferView;
-  /** Main thread only: the package's exports, its I/O module, the loader's feature tests (to fake a missing SIMD128). */
+  /**
+   * Main thread only: the package's exports, its inline entry (layernorm-wasm/inline), its I/O
+   * module, the loader's feature tests (to fake a missing SIMD128).
+   */
   pkg?: any;
+  inline?: any;
   io?: any;
   features?: { simd(): Promise<boolean> };
   /**

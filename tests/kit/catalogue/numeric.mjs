@@ -66,8 +66,9 @@ const CALLS = [
   ['39a', 'WasmTensor.set of an Object.create(Float32Array.prototype)', (c) => c.tensors.b23.set(Object.create(Float32Array.prototype)), 'TypeError', 'WasmTensor.set: data must be an array or typed array of numbers, got an object that only inherits from a typed array prototype (a Proxy or Object.create result, not a typed array)', MAIN],
   ['41', 'a method of the Promise init() returns, before it resolves', (c) => c.pkg.init().layerNorm(c.x(), 3), 'TypeError', '….layerNorm is not a function', MAIN],
   ['41', 'a method of a pending init() kept in a variable', (c) => { const pending = c.pkg.init(); return pending.layerNorm(c.x(), 3); }, 'TypeError', '….layerNorm is not a function', MAIN],
-  ['42', 'init with an unknown backend', (c) => c.pkg.init({ backend: 'gpu' }), 'TypeError', `init: backend must be 'auto', 'simd' or 'scalar', got "gpu"`, { on: 'main', async: true }],
-  ['42', 'init with a backend that is a number', (c) => c.pkg.init({ backend: 1 }), 'TypeError', `init: backend must be 'auto', 'simd' or 'scalar', got number`, { on: 'main', async: true }],
+  ['42', 'init with an unknown backend', (c) => c.pkg.init({ backend: 'gpu' }), 'TypeError', `init: backend must be 'auto', 'simd' or 'scalar', got string "gpu"`, { on: 'main', async: true }],
+  ['42', 'init with a backend that is a number', (c) => c.pkg.init({ backend: 1 }), 'TypeError', `init: backend must be 'auto', 'simd' or 'scalar', got number 1`, { on: 'main', async: true }],
+  ['42', 'embeddedWasm of an unknown backend', (c) => c.inline.embeddedWasm('gpu'), 'TypeError', `embeddedWasm: backend must be 'simd' or 'scalar', got string "gpu"`, { on: 'main', async: true }],
   ['42', 'init with options that are a number', (c) => c.pkg.init(5), 'TypeError', 'init: options must be an object, got number 5', { on: 'main', async: true }],
   [
     '43',

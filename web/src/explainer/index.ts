@@ -7,6 +7,8 @@
 import { LayerNormExplainer } from './element.js';
 
 export { LayerNormExplainer };
+/** How the element writes numbers, for a page that shows values beside it in the same form. */
+export { fmtInt as formatCount, fmtEps as formatEps, fmtNum as formatNumber } from './format.js';
 export type {
   ExplainerActivations,
   ExplainerEngine,

@@ -4,13 +4,13 @@
  */
 
 import { isNpy, NPY_MAGIC as MAGIC } from './magic.js';
-import { describe } from '../errors.js';
 import { checkFloat32Array, numberError } from '../validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, checkLive, checkName, checkString } from './arguments.js';
 import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { decodeFloat16, decodeFloat32, decodeFloat64, encodeFloat32 } from './dtype.js';
 import { brief } from './brief.js';
 import { FormatError } from './errors.js';
+import { RULES } from '../rules.js';
 
 export type NpyDtype = 'float32' | 'float64' | 'float16';
 
@@ -233,7 +233,7 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
  */
 export function decodeNpyData(bytes: Uint8Array, dtype: NpyDtype, count: number): Float32Array {
   const fn = 'decodeNpyData';
-  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${fn}: bytes must be a Uint8Array, got ${describe(bytes)}`);
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(RULES.mustBe(fn, 'bytes', 'a Uint8Array', bytes));
   checkLive(fn, 'bytes', bytes);
   const itemSize = ITEM_SIZE.get(checkName(fn, 'dtype', dtype, NPY_DTYPES))!;
   const most = Math.floor(bytes.length / itemSize);
@@ -255,7 +255,7 @@ function asBytes(input: unknown, fn: string): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw new TypeError(`${fn}: input must be a Uint8Array or ArrayBuffer, got ${describe(input)}`);
+  throw new TypeError(RULES.mustBe(fn, 'input', 'a Uint8Array or ArrayBuffer', input));
 }
 
 /** Reads a whole .npy file. float64 is rounded to float32 once; float16 widens exactly. */
@@ -354,7 +354,7 @@ function npyHeader(shape: unknown, fn: string): Uint8Array {
 /** A shape: an array of whole, non-negative element counts. */
 function checkShape(fn: string, shape: unknown): asserts shape is number[] {
   if (!Array.isArray(shape)) {
-    throw new TypeError(`${fn}: shape must be an array of integers >= 0, got ${describe(shape)}`);
+    throw new TypeError(RULES.mustBe(fn, 'shape', 'an array of integers >= 0', shape));
   }
   for (let i = 0; i < shape.length; i++) {
     const n: unknown = shape[i];

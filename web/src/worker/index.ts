@@ -15,6 +15,7 @@ import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec, type ResidentShap
 import { isShared, place, workerOptions, type Placement } from './placement.js';
 import type { LayerNormWorker, WorkerInitOptions } from './types.js';
 import { decodeError, encodeValue, type CallMessage, type FromWorker } from './wire.js';
+import { RULES } from '../rules.js';
 
 export type * from './types.js';
 export { WorkerError } from './errors.js';
@@ -29,7 +30,7 @@ export async function initWorker(options?: WorkerInitOptions): Promise<LayerNorm
   const o = checkOptions('initWorker', options);
   const { worker: factory, ...initOptions } = o;
   if (factory !== undefined && typeof factory !== 'function') {
-    throw new TypeError(`initWorker: worker must be a function that returns a Worker, got ${describe(factory)}`);
+    throw new TypeError(RULES.mustBe('initWorker', 'worker', 'a function that returns a Worker', factory));
   }
   const forwarded = await sendableInitOptions(initOptions);
   const worker = factory ? (factory as () => unknown)() : await spawn();

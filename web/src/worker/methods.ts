@@ -1,10 +1,12 @@
 /**
  * How each method crosses to the worker: the one list both sides read. A runtime method that is
- * not here does not exist on the worker; adding one is an entry here and its line in types.ts.
+ * not here does not exist on the worker; adding one is an entry here and its line in types.ts (a
+ * norm's methods come from its row in norms.ts, here and in types.ts).
  * Options pass through untouched, so a new option of an existing method needs nothing, unless it
  * is an array with a role below (read-only per feature, or one entry per row).
  */
 import { checkNormCall, type NormKind } from '../call.js';
+import { NORM_KINDS, NORMS } from '../norms.js';
 import { checkForward } from '../resident.js';
 import type { DType } from '../types.js';
 
@@ -42,29 +44,27 @@ export interface MethodSpec {
 
 const RESIDENT_FIELDS = ['norm', 'd', 'eps', 'dtype', 'hasGamma', 'hasBeta'] as const;
 
+/** Each norm's call, stages and resident norm, under the names its row in norms.ts gives. */
+function normMethods(norm: NormKind): Record<string, MethodSpec> {
+  const { call, stages, create } = NORMS[norm].api;
+  return {
+    [call]: {
+      arity: 3,
+      options: 2,
+      rows: 'array',
+      d: 1,
+      out: 'options',
+      precheck: ([x, d, options]) => void checkNormCall(call, norm, x, d, options),
+    },
+    [stages]: { arity: 4, options: 3 },
+    [create]: { arity: 2, resident: RESIDENT_FIELDS },
+  };
+}
+
 export const RUNTIME_METHODS: Record<string, MethodSpec> = {
-  layerNorm: {
-    arity: 3,
-    options: 2,
-    rows: 'array',
-    d: 1,
-    out: 'options',
-    precheck: ([x, d, options]) => void checkNormCall('layerNorm', 'layernorm', x, d, options),
-  },
-  rmsNorm: {
-    arity: 3,
-    options: 2,
-    rows: 'array',
-    d: 1,
-    out: 'options',
-    precheck: ([x, d, options]) => void checkNormCall('rmsNorm', 'rmsnorm', x, d, options),
-  },
+  ...Object.assign({}, ...NORM_KINDS.map(normMethods)),
   layerNormalization: { arity: 3, options: 2 },
   layerNormStats: { arity: 3, options: 2, rows: 'per-row', d: 1 },
-  layerNormStages: { arity: 4, options: 3 },
-  rmsNormStages: { arity: 4, options: 3 },
-  createLayerNorm: { arity: 2, resident: RESIDENT_FIELDS },
-  createRmsNorm: { arity: 2, resident: RESIDENT_FIELDS },
   heapInUse: { arity: 0 },
 };
 

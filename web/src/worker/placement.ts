@@ -2,9 +2,9 @@
  * Where each array of a worker call goes: moved to the worker and back, copied, or shared. Also
  * the worker's own call options (signal, onProgress, transfer), checked.
  */
-import { describe } from '../errors.js';
 import { FEATURE_OPTIONS, ROW_OPTIONS, WORKER_OPTIONS, type MethodSpec } from './methods.js';
 import { encodeValue } from './wire.js';
+import { RULES } from '../rules.js';
 
 export const isShared = (a: ArrayBufferView): boolean =>
   typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;
@@ -29,13 +29,13 @@ export function workerOptions(fn: string, spec: MethodSpec, args: unknown[]): Wo
       typeof (signal as AbortSignal).aborted !== 'boolean' ||
       typeof (signal as AbortSignal).addEventListener !== 'function')
   ) {
-    throw new TypeError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
+    throw new TypeError(RULES.mustBe(fn, 'signal', 'an AbortSignal', signal));
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new TypeError(`${fn}: onProgress must be a function, got ${describe(onProgress)}`);
+    throw new TypeError(RULES.mustBe(fn, 'onProgress', 'a function', onProgress));
   }
   if (transfer !== undefined && typeof transfer !== 'boolean') {
-    throw new TypeError(`${fn}: transfer must be true or false, got ${describe(transfer)}`);
+    throw new TypeError(RULES.mustBe(fn, 'transfer', 'true or false', transfer));
   }
   return {
     signal: signal as AbortSignal | undefined,

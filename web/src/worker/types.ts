@@ -6,15 +6,12 @@ import type {
   InitOptions,
   LayerNormalizationOptions,
   LayerNormalizationResult,
-  LayerNormCallOptions,
-  LayerNormOptions,
-  LayerNormStages,
-  LayerNormStagesOptions,
   LayerNormStats,
-  RmsNormCallOptions,
-  RmsNormOptions,
-  RmsNormStages,
-  RmsNormStagesOptions,
+  NormCallOptions,
+  NormOptions,
+  NormSpecOf,
+  NormStages,
+  NormStagesOptions,
 } from '../types.js';
 import type { NormKind } from '../norms.js';
 import type { NodeWorkerLike, WebWorkerLike } from './endpoint.js';
@@ -60,23 +57,32 @@ export interface WorkerTransferOption {
   transfer?: boolean;
 }
 
+/** Each norm's methods in the worker, under the names its row gives (as `NormMethods`), returning promises. */
+export type WorkerNormMethods = {
+  [K in NormKind as NormSpecOf<K>['api']['call']]: <A extends ActivationArray = Float32Array>(
+    x: A,
+    d: number,
+    options?: NormCallOptions<K, A> & WorkerCallOptions & WorkerTransferOption,
+  ) => Promise<A>;
+} & {
+  [K in NormKind as NormSpecOf<K>['api']['stages']]: (
+    x: ActivationArray,
+    d: number,
+    row: number,
+    options?: NormStagesOptions<K> & Pick<WorkerCallOptions, 'signal'>,
+  ) => Promise<NormStages<K>>;
+} & {
+  /** γ (and β) stay in the worker's memory; later calls send only the activations. */
+  [K in NormKind as NormSpecOf<K>['api']['create']]: (d: number, options?: NormOptions<K>) => Promise<WorkerLayerNorm>;
+};
+
 /**
  * A runtime in its own worker: the methods of `LayerNormRuntime`, returning promises. Calls run
  * one at a time, in the order they were made.
  */
-export interface LayerNormWorker {
+export interface LayerNormWorker extends WorkerNormMethods {
   readonly backend: Backend;
   readonly kernel: string;
-  layerNorm<A extends ActivationArray = Float32Array>(
-    x: A,
-    d: number,
-    options?: LayerNormCallOptions<A> & WorkerCallOptions & WorkerTransferOption,
-  ): Promise<A>;
-  rmsNorm<A extends ActivationArray = Float32Array>(
-    x: A,
-    d: number,
-    options?: RmsNormCallOptions<A> & WorkerCallOptions & WorkerTransferOption,
-  ): Promise<A>;
   layerNormalization<A extends ActivationArray = Float32Array>(
     x: A,
     shape: readonly number[],
@@ -87,22 +93,6 @@ export interface LayerNormWorker {
     d: number,
     options?: { eps?: number; dtype?: DType } & WorkerCallOptions,
   ): Promise<LayerNormStats>;
-  layerNormStages(
-    x: ActivationArray,
-    d: number,
-    row: number,
-    options?: LayerNormStagesOptions & Pick<WorkerCallOptions, 'signal'>,
-  ): Promise<LayerNormStages>;
-  rmsNormStages(
-    x: ActivationArray,
-    d: number,
-    row: number,
-    options?: RmsNormStagesOptions & Pick<WorkerCallOptions, 'signal'>,
-  ): Promise<RmsNormStages>;
-  /** γ and β stay in the worker's memory; later calls send only the activations. */
-  createLayerNorm(d: number, options?: LayerNormOptions): Promise<WorkerLayerNorm>;
-  /** γ stays in the worker's memory; later calls send only the activations. */
-  createRmsNorm(d: number, options?: RmsNormOptions): Promise<WorkerLayerNorm>;
   /** Bytes of the worker's wasm heap in use (for leak checks). */
   heapInUse(): Promise<number>;
   /**

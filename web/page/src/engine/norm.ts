@@ -5,11 +5,10 @@
  * all run the same norm.
  */
 import {
-  layerNormReference,
   NORM_FORMS,
   normFormOf,
   normOfForm,
-  rmsNormReference,
+  normReference,
   type LayerNorm,
   type LayerNormRuntime,
 } from 'layernorm-wasm';
@@ -46,13 +45,6 @@ export const paramsOf = (n: Norm): LayerParams => ({ eps: n.eps, variant: n.vari
 /** γ, β (null for a norm without one, or a form that leaves it out) and ε, as every call takes them. */
 type NormOptions = { gamma: Float32Array; beta: Float32Array | null; eps: number; out?: Float32Array };
 const options = (n: Norm, out?: Float32Array): NormOptions => ({ gamma: n.gamma, beta: n.beta, eps: n.eps, out });
-type Api = ReturnType<typeof normOfForm>['api'];
-
-/** The package's references, by the name a norm's row gives its own (a new row fails here until listed). */
-const REFERENCES: Record<Api['reference'], (x: Float32Array, d: number, o: NormOptions) => Float32Array> = {
-  layerNormReference,
-  rmsNormReference,
-};
 
 /** The module's output for rows x (into `out` when given). */
 export function normalize(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number, out?: Float32Array): Float32Array {
@@ -62,7 +54,7 @@ export function normalize(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: num
 
 /** The package's reference for rows x: each output the float32 nearest the exact answer. */
 export function reference(n: Norm, x: Float32Array, d: number): Float32Array {
-  return REFERENCES[normOfForm(n.variant).api.reference](x, d, options(n));
+  return normReference(NORM_FORMS[n.variant].norm, x, d, options(n));
 }
 
 /** A resident layer (γ, β kept in wasm memory) for repeated calls; dispose it. */

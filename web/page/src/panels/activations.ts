@@ -1,7 +1,8 @@
 /** The activations card (generate, paste, upload) and the progress card of a large file. */
 import type { PageStore } from '../state';
 import { $, markInvalid, setMsg, syncValue } from '../ui/dom';
-import { fmtBytes, fmtInt, fmtShape, parseWhole } from '../ui/format';
+import { fmtBytes, fmtShape, parseWhole } from '../ui/format';
+import { fmtInt } from '../ui/numbers';
 
 const LIMITS = { B: [1, 64], T: [1, 4096], seed: [0, 2 ** 31 - 1] } as const;
 const MAX_ROWS = 8192;

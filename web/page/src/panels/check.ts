@@ -9,7 +9,8 @@ import { ULP_BIN_LABELS, type ElementView, type LabFileResult, type ToleranceMod
 import { isCurrent, type PageState, type PageStore } from '../state';
 import { Histogram } from '../ui/charts';
 import { $, copyText, el, markInvalid, radioValue, setMsg, syncValue } from '../ui/dom';
-import { fmtBytes, fmtErr, fmtF32, fmtInt, fmtNum, fmtShape, hex32, parseFinite } from '../ui/format';
+import { fmtBytes, fmtErr, fmtF32, fmtShape, hex32, parseFinite } from '../ui/format';
+import { fmtInt, fmtNum } from '../ui/numbers';
 import { reportJson, reportText } from '../ui/report';
 import { describeRow } from '../ui/rows';
 

@@ -12,7 +12,7 @@ import type { StagesResult } from '../engine/protocol';
 import { permalink } from '../permalink';
 import { effectiveVariant, type PageState, type PageStore } from '../state';
 import { $, copyText, el, setMsg } from '../ui/dom';
-import { fmtEps } from '../ui/format';
+import { fmtEps } from '../ui/numbers';
 import { describeRow } from '../ui/rows';
 
 export function mountExplain(store: PageStore, engine: EngineClient): void {

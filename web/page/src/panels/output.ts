@@ -2,7 +2,8 @@
 import { NORM_FORMS, NORMS, type NormForm } from 'layernorm-wasm';
 import { effectiveVariant, isCurrent, type PageState, type PageStore } from '../state';
 import { $, el } from '../ui/dom';
-import { fmtEps, fmtInt, fmtNum, fmtShape } from '../ui/format';
+import { fmtShape } from '../ui/format';
+import { fmtEps, fmtInt, fmtNum } from '../ui/numbers';
 import { Heatmap } from '../ui/heatmap';
 import { describeRow } from '../ui/rows';
 import { drawHeatAxes } from './heat-axes';

@@ -3,7 +3,8 @@ import { DEFAULT_NORM, NORM_FORMS, NORMS, type NormForm } from 'layernorm-wasm';
 import type { ConfigRequest, Preset } from '../engine/protocol';
 import { effectiveVariant, parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
 import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
-import { fmtBytes, fmtEps, fmtNum } from '../ui/format';
+import { fmtBytes } from '../ui/format';
+import { fmtEps, fmtNum } from '../ui/numbers';
 
 function summarize(a: Float32Array): string {
   let lo = Infinity;

@@ -8,7 +8,8 @@
 import { Cancelled, EngineError, type Call, type EngineClient } from '../engine/client';
 import type { ConfigRequest, WeightsInfo, WeightsRequest } from '../engine/protocol';
 import { describeSource, type PageState, type PageStore, type Weights, type WeightsSource } from '../state';
-import { errorText, fmtBytes, fmtEps } from '../ui/format';
+import { errorText, fmtBytes } from '../ui/format';
+import { fmtEps } from '../ui/numbers';
 
 export const IDLE_TIMEOUT_MS = 20_000;
 /** Size of GPT-2 small's model.safetensors, for the label when a server does not say. */

@@ -1,17 +1,5 @@
 /** Small, locale-stable formatting helpers, for numbers, sizes and errors. */
 
-export function fmtNum(v: number, digits = 6): string {
-  if (!Number.isFinite(v)) return String(v);
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1e6 || a < 1e-4) return v.toExponential(Math.max(0, digits - 3)).replace('e+', 'e');
-  return Number(v.toPrecision(digits)).toString();
-}
-
-export function fmtInt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
 export function fmtBytes(n: number): string {
   if (!Number.isFinite(n)) return 'unknown size';
   const units = ['B', 'KB', 'MB', 'GB'];
@@ -70,20 +58,6 @@ const bitsView = new DataView(new ArrayBuffer(4));
 export function hex32(v: number): string {
   bitsView.setFloat32(0, v);
   return '0x' + bitsView.getUint32(0).toString(16).padStart(8, '0');
-}
-
-/**
- * The shortest decimal for ε as a checkpoint states it: a float32 (GGUF) or a double (config.json)
- * both read back as what was meant, e.g. 1e-5, 1e-6, 0.1.
- */
-export function fmtEps(v: number): string {
-  if (v === 0) return '0';
-  for (let p = 1; p <= 17; p++) {
-    const s = v.toExponential(p - 1);
-    const back = Number(s);
-    if (back === v || Math.fround(back) === v) return v >= 1e-3 && v < 1e6 ? String(back) : s.replace('e+', 'e');
-  }
-  return String(v);
 }
 
 /** An error size with three significant digits: 1.91e-6, 0.0312, 0. */
