@@ -151,7 +151,10 @@ function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }
 
-/** Whether the call is a plain float32 call of a norm with a path of its own (no wire struct). */
+/**
+ * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct). The
+ * norm's row is looked up last: most calls that are not plain say so in their own fields first.
+ */
 export function isPlain(c: CheckedNorm): boolean {
-  return NORMS[c.norm].plain && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
+  return !c.residual && !c.mean && !c.rstd && c.kind.dtype === 'float32' && NORMS[c.norm].plain;
 }

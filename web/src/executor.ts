@@ -1,7 +1,9 @@
 /**
  * Runs checked calls through wasm memory, each the same way: the call's plan (plan.ts: which
  * entry point of the core, where each of its areas lives, how many rows a chunk takes), then one
- * loop moves it chunk by chunk: copy in, one call into the core, copy out. Inputs are copied into a
+ * loop moves it chunk by chunk (#move, #step): copy in, one call into the core, copy out. The
+ * plan of a single plain chunk, the per-token call, is the same three steps written out (plain()
+ * says why). Each entry point of the core is called from one place. Inputs are copied into a
  * reserved chunk that stays cache-resident, computed there in place, and copied out, so large
  * inputs need no large wasm allocation and a result never aliases wasm memory.
  *
@@ -102,20 +104,36 @@ export class Executor {
     if (c.d > CHUNK) return this.#normalizeWide(c, resident);
     const at = this.#inChunk(c.d);
     this.#stageParams(c, at);
+    if (c.rows * c.d <= CHUNK && isPlain(c)) {
+      // One chunk of a plain call: the plan's per-token case (plain() says why it is written out).
+      const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
+      const beta = resident ? resident.beta : c.beta ? at.beta : 0;
+      return this.plain(c.x as Float32Array, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps);
+    }
     return this.#move(NORMALIZE, c, at, resident, this.#perChunk(c), null)!;
   }
 
   /**
-   * The per-token call of a resident LayerNorm (ResidentNorm.forward, its arrays checked there):
-   * float32, rows × d at most CHUNK, nothing fused: the plan of one chunk in the reserved areas
-   * through `_lnw_layernorm`, written out. Separate from normalize() because that path's one real
-   * call (#step, too big for V8 to inline) and the CheckedNorm it needs measured 1.04× this one
-   * at [1 × 768] (same-run A/B).
+   * The plan's per-token case: one chunk of a plain call (float32, LayerNorm, nothing fused; rows
+   * × d at most CHUNK) in the reserved areas, through `_lnw_layernorm`: copy in, one call, copy out,
+   * with no loop and no plan object. The stateless call (normalize()) and a resident LayerNorm's
+   * forward (its arrays checked there, without a CheckedNorm) take it. Written out because #step,
+   * which every other chunk goes through, is too big for V8 to inline: a call of its own, which
+   * measured 1.01-1.02x for layerNorm(x, d, { out }) and 1.045x for ln.forward(x, out) (with a job
+   * made once per norm) at [1 x 768], same-run A/B.
    */
-  plain(x: Float32Array, out: Float32Array | null, rows: number, d: number, params: Params, eps: number): Float32Array {
+  plain(
+    x: Float32Array,
+    out: Float32Array | null,
+    rows: number,
+    d: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+  ): Float32Array {
     const start = this.#x >>> 2;
     this.heap.module.HEAPF32.set(x, start);
-    this.#layerNormRows('layerNorm', this.#x, this.#x, rows, d, params.gamma, params.beta, eps);
+    this.#layerNormRows('layerNorm', this.#x, this.#x, rows, d, gamma, beta, eps);
     if (out === null) return this.heap.module.HEAPF32.slice(start, start + rows * d);
     out.set(this.#view(this.#x, rows * d, true));
     return out;
@@ -123,18 +141,18 @@ export class Executor {
 
   /**
    * A resident norm's tensor-to-tensor call (`c`: the norm's, made once): the rows are already in
-   * wasm memory, so its plan is one chunk of all of them, nothing copied.
+   * wasm memory, so its plan is one chunk of all of them, its areas the tensors, nothing copied.
    */
   direct(c: Job, rows: number, x: number, y: number, params: Params): void {
     const { d, kind } = c;
-    if (d <= CHUNK) return this.#normalizeRows(c, x, y, this.#inChunk(d), params, rows);
-    if (kind.bytes === 4) return this.#normalizeRows(c, x, y, NO_AREAS, params, rows);
+    if (d <= CHUNK) return this.#tensorRows(c, x, y, this.#inChunk(d), params, rows);
+    if (kind.bytes === 4) return this.#tensorRows(c, x, y, NO_AREAS, params, rows);
     // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
     // rows wider than the chunk do, so that no memory is allocated inside the core (where running
     // out of it is an untyped status, not the RangeError every other allocation gives).
     const stage = this.heap.allocate(4 * d, `${c.fn}: the float32 staging of a row of d = ${d} values`);
     try {
-      this.#normalizeRows(c, x, y, Areas.of({ stage }), params, rows);
+      this.#tensorRows(c, x, y, Areas.of({ stage }), params, rows);
     } finally {
       this.heap.free(stage);
     }
@@ -206,8 +224,8 @@ export class Executor {
 
   /**
    * The reserved areas for rows of width d (at most CHUNK). A stateless call's beta and residual
-   * bias follow its gain (at 4d and 8d): a chunk apart, at one offset modulo 4 KiB with the
-   * chunk's rows, they made the one-row calls ~3% slower (measured).
+   * bias follow its gain (at 4d and 8d): placed a chunk apart, at one offset modulo 4 KiB with the
+   * chunk's rows, they made layerNorm(x, d, { out }) and the 16-bit calls 2-4% slower at one row.
    */
   #inChunk(d: number): Areas {
     return this.#chunkD === d ? this.#chunk : this.#layChunk(d);
@@ -279,8 +297,8 @@ export class Executor {
 
   /**
    * Rows a chunk takes: as many as fit (and whose statistics fit). All of them when they fit at
-   * once, found without a division (one measured ~1% of a one-row call); an integer one otherwise,
-   * as a float one would make every count after it a float.
+   * once, found without a division (a visible share of a one-row call); otherwise an integer
+   * division, as a float one would make every count after it a float.
    */
   #perChunk(c: Job): number {
     const stats = c.mean !== null || c.rstd !== null;
@@ -372,7 +390,9 @@ export class Executor {
       else module.HEAPU16.set(whole ? u : u.subarray(from, from + count), at.r >>> 1);
     }
     if (op !== NORMALIZE) return this.#records(op, job, at, first, n, variance!);
-    this.#normalizeRows(job, at.x, at.x, at, resident, n);
+    const gamma = resident ? resident.gamma : job.gamma ? at.gamma : 0;
+    const beta = resident ? resident.beta : job.beta ? at.beta : 0;
+    this.#normalizeAny(job, at.x, at.x, at, gamma, beta, n);
     if (!f32) {
       out ??= kind.make(job.rows * d);
       kind.units(out).set(this.#view(at.x, count, false), from);
@@ -387,20 +407,10 @@ export class Executor {
     return out;
   }
 
-  /**
-   * `n` rows at x into y through the core's normalizing entry points: `_lnw_layernorm` (filled in
-   * here only) for a float32 LayerNorm with nothing fused, which takes only these, else
-   * `_lnw_normalize`. The gain and bias are a resident norm's, or a stateless call's in their areas.
-   */
-  #normalizeRows(c: Job, x: number, y: number, at: Areas, resident: Params | null, n: number): void {
-    const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
-    const beta = resident ? resident.beta : c.beta ? at.beta : 0;
-    if (isPlain(c)) {
-      this.#layerNormRows(c.fn, x, y, n, c.d, gamma, beta, c.eps);
-    } else {
-      const status = this.#normalizeAny(c, x, y, at, gamma, beta, n);
-      if (status !== 0) this.heap.check(status, c.fn);
-    }
+  /** A tensor call's rows at x into y: `_lnw_layernorm` when the call is plain, else `_lnw_normalize`. */
+  #tensorRows(c: Job, x: number, y: number, at: Areas, params: Params, n: number): void {
+    if (isPlain(c)) this.#layerNormRows(c.fn, x, y, n, c.d, params.gamma, params.beta, c.eps);
+    else this.#normalizeAny(c, x, y, at, params.gamma, params.beta, n);
   }
 
   /** `_lnw_layernorm`: its arguments filled in here only. */
@@ -418,9 +428,13 @@ export class Executor {
     if (status !== 0) this.heap.check(status, fn);
   }
 
-  /** `_lnw_normalize`, every field an argument: filled in here only. Returns the core's status. */
-  #normalizeAny(c: Job, x: number, y: number, at: Areas, gamma: number, beta: number, n: number): number {
-    return this.heap.module._lnw_normalize(
+  /**
+   * `_lnw_normalize`, every field an argument: filled in here only. A plain call's chunks (when it
+   * has more than one) take it too: the same kernels as `_lnw_layernorm`, and #step does not look
+   * up the norm to choose (a lookup per chunk is a visible share of a one-row call).
+   */
+  #normalizeAny(c: Job, x: number, y: number, at: Areas, gamma: number, beta: number, n: number): void {
+    const status = this.heap.module._lnw_normalize(
       NORMS[c.norm].wire,
       DTYPE_CODES[c.kind.dtype],
       n,
@@ -437,6 +451,7 @@ export class Executor {
       at.stage,
       c.eps,
     );
+    if (status !== 0) this.heap.check(status, c.fn);
   }
 
   /**

@@ -53,8 +53,8 @@ export type Job = CheckedNorm;
 
 /**
  * A job of the given arrays (the others null), its properties in CheckedNorm's order (call.ts,
- * quick-check.ts) so that every job has one hidden class: the functions that move jobs read each
- * property with one map check (a second shape made the one-row calls measurably slower).
+ * quick-check.ts) so that every job has one hidden class: the functions that move jobs then read
+ * each property after one map check, where a second shape would add a check to every read.
  */
 export function asJob(j: Pick<Job, 'fn' | 'norm' | 'kind' | 'rows' | 'd' | 'eps' | 'x'> & Partial<Job>): Job {
   return {

@@ -95,14 +95,8 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
         n % this.d === 0 &&
         (out === undefined || (out instanceof Float32Array && ArrayBuffer.isView(out) && out.length === n))
       ) {
-        return this.runtime.executor.plain(
-          x,
-          (out ?? null) as Float32Array | null,
-          n / this.d,
-          this.d,
-          params,
-          this.eps,
-        ) as A;
+        const y = (out ?? null) as Float32Array | null;
+        return this.runtime.executor.plain(x, y, n / this.d, this.d, params.gamma, params.beta, this.eps) as A;
       }
     }
     const call = checkForward(this, x, out);
