@@ -83,7 +83,10 @@ export class Executor {
   // Views of the chunk and of the residual chunk (float32, then 16-bit), kept between calls of
   // one size: a new view per call costs a visible share of a one-row call. Memory growth detaches
   // them (length 0), which rebuilds them.
-  readonly #kept: (Float32Array | Uint16Array | null)[] = [null, null, null, null];
+  #f32x: Float32Array | null = null;
+  #f32r: Float32Array | null = null;
+  #u16x: Uint16Array | null = null;
+  #u16r: Uint16Array | null = null;
 
   constructor(module: LayerNormModule) {
     this.heap = new Heap(module);
@@ -135,7 +138,7 @@ export class Executor {
     this.heap.module.HEAPF32.set(x, start);
     this.#layerNormRows('layerNorm', this.#x, this.#x, rows, d, gamma, beta, eps);
     if (out === null) return this.heap.module.HEAPF32.slice(start, start + rows * d);
-    out.set(this.#view(this.#x, rows * d, true));
+    out.set(this.#floats(this.#x, rows * d));
     return out;
   }
 
@@ -395,13 +398,13 @@ export class Executor {
     this.#normalizeAny(job, at.x, at.x, at, gamma, beta, n);
     if (!f32) {
       out ??= kind.make(job.rows * d);
-      kind.units(out).set(this.#view(at.x, count, false), from);
+      kind.units(out).set(this.#halves(at.x, count), from);
     } else if (out === null && whole) {
       out = module.HEAPF32.slice(at.x >>> 2, (at.x >>> 2) + count);
     } else {
-      (out ??= new Float32Array(job.rows * d)).set(this.#view(at.x, count, true), from);
+      (out ??= new Float32Array(job.rows * d)).set(this.#floats(at.x, count), from);
     }
-    if (job.sumOut) kind.units(job.sumOut).set(this.#view(at.r, count, f32), from);
+    if (job.sumOut) kind.units(job.sumOut).set(f32 ? this.#floats(at.r, count) : this.#halves(at.r, count), from);
     if (job.mean) copyRows(module.HEAPF64, at.mean, 1, job.mean, first, n);
     if (job.rstd) copyRows(module.HEAPF64, at.rstd, 1, job.rstd, first, n);
     return out;
@@ -487,20 +490,18 @@ export class Executor {
     return null;
   }
 
-  /** `count` storage units of the heap at `at` (floats when f32, else 16-bit): kept views for the chunk. */
-  #view(at: number, count: number, f32: boolean): Float32Array | Uint16Array {
-    const slot = at === this.#x ? 0 : at === this.#r ? 1 : -1;
-    if (slot < 0) return f32 ? this.heap.f32(at, count) : this.heap.u16(at, count);
-    const i = f32 ? slot : slot + 2;
-    let v = this.#kept[i]!;
-    if (v === null || v.length !== count) {
-      const module = this.heap.module;
-      v = f32
-        ? module.HEAPF32.subarray(at >>> 2, (at >>> 2) + count)
-        : module.HEAPU16.subarray(at >>> 1, (at >>> 1) + count);
-      this.#kept[i] = v;
-    }
-    return v;
+  /** `count` floats of the heap at `at`: kept views for the chunk and the residual chunk. */
+  #floats(at: number, count: number): Float32Array {
+    if (at === this.#x) return this.#f32x?.length === count ? this.#f32x : (this.#f32x = this.heap.f32(at, count));
+    if (at === this.#r) return this.#f32r?.length === count ? this.#f32r : (this.#f32r = this.heap.f32(at, count));
+    return this.heap.f32(at, count);
+  }
+
+  /** `count` 16-bit units of the heap at `at`: kept views for the chunk and the residual chunk. */
+  #halves(at: number, count: number): Uint16Array {
+    if (at === this.#x) return this.#u16x?.length === count ? this.#u16x : (this.#u16x = this.heap.u16(at, count));
+    if (at === this.#r) return this.#u16r?.length === count ? this.#u16r : (this.#u16r = this.heap.u16(at, count));
+    return this.heap.u16(at, count);
   }
 }
 
