@@ -80,9 +80,7 @@ export class Executor {
   /** The reserved areas as calls of width #chunkD lay them out (#inChunk). */
   #chunk = new Areas();
   #chunkD = 0;
-  // Views of the chunk and of the residual chunk (float32, then 16-bit), kept between calls of
-  // one size: a new view per call costs a visible share of a one-row call. Memory growth detaches
-  // them (length 0), which rebuilds them.
+  // Views of the chunk and of the residual chunk, kept (#floats, #halves).
   #f32x: Float32Array | null = null;
   #f32r: Float32Array | null = null;
   #u16x: Uint16Array | null = null;
@@ -490,18 +488,35 @@ export class Executor {
     return null;
   }
 
-  /** `count` floats of the heap at `at`: kept views for the chunk and the residual chunk. */
+  /**
+   * `count` floats of the heap at `at`: for the chunk and the residual chunk a view kept between
+   * calls of one size (a new view per call is a visible share of a one-row call; memory growth
+   * detaches a kept one, length 0, which rebuilds it). Kept small, to be inlined: #keepFloats
+   * makes them.
+   */
   #floats(at: number, count: number): Float32Array {
-    if (at === this.#x) return this.#f32x?.length === count ? this.#f32x : (this.#f32x = this.heap.f32(at, count));
-    if (at === this.#r) return this.#f32r?.length === count ? this.#f32r : (this.#f32r = this.heap.f32(at, count));
-    return this.heap.f32(at, count);
+    const v = at === this.#x ? this.#f32x : this.#f32r;
+    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepFloats(at, count);
   }
 
-  /** `count` 16-bit units of the heap at `at`: kept views for the chunk and the residual chunk. */
+  #keepFloats(at: number, count: number): Float32Array {
+    const v = this.heap.f32(at, count);
+    if (at === this.#x) this.#f32x = v;
+    else if (at === this.#r) this.#f32r = v;
+    return v;
+  }
+
+  /** `count` 16-bit units of the heap at `at`, as #floats. */
   #halves(at: number, count: number): Uint16Array {
-    if (at === this.#x) return this.#u16x?.length === count ? this.#u16x : (this.#u16x = this.heap.u16(at, count));
-    if (at === this.#r) return this.#u16r?.length === count ? this.#u16r : (this.#u16r = this.heap.u16(at, count));
-    return this.heap.u16(at, count);
+    const v = at === this.#x ? this.#u16x : this.#u16r;
+    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepHalves(at, count);
+  }
+
+  #keepHalves(at: number, count: number): Uint16Array {
+    const v = this.heap.u16(at, count);
+    if (at === this.#x) this.#u16x = v;
+    else if (at === this.#r) this.#u16r = v;
+    return v;
   }
 }
 
