@@ -141,19 +141,21 @@ export class Executor {
   }
 
   /**
-   * A resident norm's tensor-to-tensor call (`c`: the norm's, made once): the rows are already in
-   * wasm memory, so its plan is one chunk of all of them, its areas the tensors, nothing copied.
+   * A resident norm's tensor-to-tensor call (`c`: the norm's, made once; `plain`: isPlain(c), which
+   * the norm knows): the rows are already in wasm memory, so its plan is one chunk of all of them,
+   * its areas the tensors, nothing copied.
    */
-  direct(c: Job, rows: number, x: number, y: number, params: Params): void {
+  direct(c: Job, plain: boolean, rows: number, x: number, y: number, params: Params): void {
     const { d, kind } = c;
-    if (d <= CHUNK) return this.#tensorRows(c, x, y, this.#inChunk(d), params, rows);
-    if (kind.bytes === 4) return this.#tensorRows(c, x, y, NO_AREAS, params, rows);
+    if (plain) return this.#layerNormRows(c.fn, x, y, rows, d, params.gamma, params.beta, c.eps);
+    if (d <= CHUNK) return this.#normalizeAny(c, x, y, this.#inChunk(d), params.gamma, params.beta, rows);
+    if (kind.bytes === 4) return this.#normalizeAny(c, x, y, NO_AREAS, params.gamma, params.beta, rows);
     // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
     // rows wider than the chunk do, so that no memory is allocated inside the core (where running
     // out of it is an untyped status, not the RangeError every other allocation gives).
     const stage = this.heap.allocate(4 * d, `${c.fn}: the float32 staging of a row of d = ${d} values`);
     try {
-      this.#tensorRows(c, x, y, Areas.of({ stage }), params, rows);
+      this.#normalizeAny(c, x, y, Areas.of({ stage }), params.gamma, params.beta, rows);
     } finally {
       this.heap.free(stage);
     }
@@ -406,12 +408,6 @@ export class Executor {
     if (job.mean) copyRows(module.HEAPF64, at.mean, 1, job.mean, first, n);
     if (job.rstd) copyRows(module.HEAPF64, at.rstd, 1, job.rstd, first, n);
     return out;
-  }
-
-  /** A tensor call's rows at x into y: `_lnw_layernorm` when the call is plain, else `_lnw_normalize`. */
-  #tensorRows(c: Job, x: number, y: number, at: Areas, params: Params, n: number): void {
-    if (isPlain(c)) this.#layerNormRows(c.fn, x, y, n, c.d, params.gamma, params.beta, c.eps);
-    else this.#normalizeAny(c, x, y, at, params.gamma, params.beta, n);
   }
 
   /** `_lnw_layernorm`: its arguments filled in here only. */

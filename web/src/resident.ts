@@ -73,7 +73,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     this.#what = NORMS[norm].name;
     this.#gain = { gamma: gamma ? ptr : 0, beta: beta ? ptr + 4 * d : 0 };
     this.#tensorCall = asJob({ fn: 'LayerNorm.forwardTensor', norm, kind, rows: 0, d, eps, x: EMPTY });
-    // A call with nothing fused, as forward's per-token path takes them.
+    // Its calls with nothing fused (forward's per-token path, forwardTensor) go through plain entry points.
     this.#plain = isPlain(this.#tensorCall);
   }
 
@@ -120,6 +120,6 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
       throw new RangeError(`${fn}: output must have as many rows as input (${src.rows}), got ${dst.rows}`);
     }
     if (src.rows === 0) return;
-    this.runtime.executor.direct(this.#tensorCall, src.rows, src.address, dst.address, params);
+    this.runtime.executor.direct(this.#tensorCall, this.#plain, src.rows, src.address, dst.address, params);
   }
 }
