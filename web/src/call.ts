@@ -4,7 +4,7 @@
  * refused here first, with a message that says what was expected and what came.
  */
 import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
-import { NORMS, type NormKind } from './norms.js';
+import { NORMS, type NormKind, type NormSpec } from './norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { ActivationArray } from './types.js';
 import {
@@ -152,9 +152,10 @@ function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
 }
 
 /**
- * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct). The
- * norm's row is looked up last: most calls that are not plain say so in their own fields first.
+ * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct).
+ * `spec`: the norm's row, when the caller has it at hand (a lookup by the norm's name is a visible
+ * share of a one-row call).
  */
-export function isPlain(c: CheckedNorm): boolean {
-  return !c.residual && !c.mean && !c.rstd && c.kind.dtype === 'float32' && NORMS[c.norm].plain;
+export function isPlain(c: CheckedNorm, spec: NormSpec = NORMS[c.norm]): boolean {
+  return spec.plain && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
 }

@@ -16,7 +16,7 @@
 import { DTYPE_CODES, type Kind } from './activations.js';
 import { isPlain, type CheckedNorm, type NormKind } from './call.js';
 import { type CallArrays, Heap } from './heap.js';
-import { DEFAULT_NORM, NORMS } from './norms.js';
+import { DEFAULT_NORM, NORMS, type NormSpec } from './norms.js';
 import { Areas, asJob, type Job, Layout, NORMALIZE, type Op, readable, STAGES, STATISTICS } from './plan.js';
 import type { ActivationArray } from './types.js';
 import type { LayerNormModule } from './wasm/module.js';
@@ -80,6 +80,11 @@ export class Executor {
   /** The reserved areas as calls of width #chunkD lay them out (#inChunk). */
   #chunk = new Areas();
   #chunkD = 0;
+  // The last call's norm row and dtype code (#spec, #dtypeCode).
+  #specNorm: NormKind = DEFAULT_NORM;
+  #specRow: NormSpec = NORMS[DEFAULT_NORM];
+  #codedKind: Kind | null = null;
+  #kindCode = 0;
   // Views of the chunk and of the residual chunk, kept (#floats, #halves).
   #f32x: Float32Array | null = null;
   #f32r: Float32Array | null = null;
@@ -105,7 +110,7 @@ export class Executor {
     if (c.d > CHUNK) return this.#normalizeWide(c, resident);
     const at = this.#inChunk(c.d);
     this.#stageParams(c, at);
-    if (c.rows * c.d <= CHUNK && isPlain(c)) {
+    if (c.rows * c.d <= CHUNK && isPlain(c, this.#spec(c))) {
       // One chunk of a plain call: the plan's per-token case (plain() says why it is written out).
       const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
       const beta = resident ? resident.beta : c.beta ? at.beta : 0;
@@ -432,8 +437,8 @@ export class Executor {
    */
   #normalizeAny(c: Job, x: number, y: number, at: Areas, gamma: number, beta: number, n: number): void {
     const status = this.heap.module._lnw_normalize(
-      NORMS[c.norm].wire,
-      DTYPE_CODES[c.kind.dtype],
+      this.#spec(c).wire,
+      this.#dtypeCode(c.kind),
       n,
       c.d,
       x,
@@ -452,6 +457,27 @@ export class Executor {
   }
 
   /**
+   * The call's norm row (NORMS) and dtype code, the last call's kept: looked up by a name read
+   * from the call, each is a hash of the name in V8 every time (together ~2% of a one-row call,
+   * measured).
+   */
+  #spec(c: Job): NormSpec {
+    if (c.norm !== this.#specNorm) {
+      this.#specRow = NORMS[c.norm];
+      this.#specNorm = c.norm;
+    }
+    return this.#specRow;
+  }
+
+  #dtypeCode(kind: Kind): number {
+    if (kind !== this.#codedKind) {
+      this.#kindCode = DTYPE_CODES[kind.dtype];
+      this.#codedKind = kind;
+    }
+    return this.#kindCode;
+  }
+
+  /**
    * `n` rows at at.x through `_statistics` or `_stages` (the wire struct, filled in here only), and
    * their { mean, variance, rstd } records out into the job's mean and rstd, and `variance`.
    */
@@ -459,7 +485,7 @@ export class Executor {
     const module = this.heap.module;
     writeWire(module, this.#wire, {
       norm: c.norm,
-      dtype: DTYPE_CODES[c.kind.dtype],
+      dtype: this.#dtypeCode(c.kind),
       rows: n,
       d: c.d,
       x: at.x,
