@@ -3,7 +3,19 @@
  * failed against the page before the explainer became <layernorm-explainer> and the page opened on
  * it, and passes now.
  */
-import { test, expect, ready, openCard, forwardToServer, nearExtras, HF_URL, GAMMA, BETA, D } from './fixtures';
+import {
+  test,
+  expect,
+  ready,
+  openCard,
+  forwardToServer,
+  nearExtras,
+  clickHeatmapRow,
+  HF_URL,
+  GAMMA,
+  BETA,
+  D,
+} from './fixtures';
 import { QWEN_CONFIG_URL, QWEN_URL, qwenCheckpoint } from '../kit/checkpoints/index.mjs';
 import { layerNormReference } from 'layernorm-wasm';
 import { npy, testActivations } from './helpers';
@@ -98,9 +110,7 @@ test('2. a permalink opens on the view it links to, in the first screen', async 
 test('3. a heatmap row picked: framed in the heatmap, said where it went, and one click away', async ({ page }) => {
   await ready(page);
   const heatmap = page.locator('#heatmap');
-  await heatmap.scrollIntoViewIfNeeded();
-  const box = (await heatmap.boundingBox())!;
-  await page.mouse.click(box.x + box.width * 0.3, box.y + (5.5 / 16) * box.height);
+  await clickHeatmapRow(page, 5, 16);
   await expect(page.locator('#heat-picked')).toContainText('row 5 (b 0, t 5) is now in the explainer above.');
   // Measured again: the explainer above has redrawn for row 5, and the heatmap may have moved.
   await expect(page.locator('#ex-token')).toHaveText('row 5 (b 0, t 5)');

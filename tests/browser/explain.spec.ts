@@ -1,4 +1,4 @@
-import { test, expect, shot, ready, openCard, stageRow, nearExtras, GAMMA, BETA, D } from './fixtures';
+import { test, expect, shot, ready, openCard, stageRow, nearExtras, clickHeatmapRow, GAMMA, BETA, D } from './fixtures';
 import { layerNormReference } from 'layernorm-wasm';
 import { exactStats } from '../kit/stats.mjs';
 import { maxRelErr, testActivations, toText } from './helpers';
@@ -124,10 +124,8 @@ test('where ln_f sits in GPT-2, and how bias-free LayerNorm and RMSNorm differ o
 test('clicking or pressing Enter on a heatmap row explains that token', async ({ page }) => {
   await ready(page);
   await openCard(page, 'explain');
-  await page.locator('#heatmap').scrollIntoViewIfNeeded();
-  const box = (await page.locator('#heatmap').boundingBox())!;
   // 16 rows: click in the middle of row 5.
-  await page.mouse.click(box.x + box.width * 0.3, box.y + (5.5 / 16) * box.height);
+  await clickHeatmapRow(page, 5, 16);
   await expect(page.locator('#ex-row')).toHaveValue('5');
   await expect(page.locator('#ex-token')).toHaveText('row 5 (b 0, t 5)');
   await page.locator('#heatmap').focus();

@@ -124,3 +124,16 @@ export async function stageRow(page: Page, name: string): Promise<number[]> {
 export async function nearExtras(page: Page): Promise<void> {
   await page.locator('#stage-table').scrollIntoViewIfNeeded();
 }
+
+/**
+ * Clicks the middle of a heatmap row, as a visitor does. The point is given relative to the
+ * canvas, and Playwright finds the canvas where it is at the moment of the click (after it has
+ * stood still for two frames), so content that arrives above it between measuring and clicking
+ * cannot send the click to another row.
+ */
+export async function clickHeatmapRow(page: Page, row: number, rows: number): Promise<void> {
+  const heatmap = page.locator('#heatmap');
+  await heatmap.scrollIntoViewIfNeeded();
+  const { width, height } = (await heatmap.boundingBox())!;
+  await heatmap.click({ position: { x: width * 0.3, y: ((row + 0.5) / rows) * height } });
+}
