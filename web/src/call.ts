@@ -4,7 +4,7 @@
  * refused here first, with a message that says what was expected and what came.
  */
 import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
-import { NORMS, type NormKind } from './norms.js';
+import { NORMS, type NormKind, type NormSpec } from './norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { ActivationArray } from './types.js';
 import {
@@ -151,7 +151,11 @@ function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }
 
-/** Whether the call is a plain float32 call of a norm with a path of its own (no wire struct). */
-export function isPlain(c: CheckedNorm): boolean {
-  return NORMS[c.norm].plain && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
+/**
+ * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct).
+ * `spec`: the norm's row, when the caller has it at hand (a lookup by the norm's name is a visible
+ * share of a one-row call).
+ */
+export function isPlain(c: CheckedNorm, spec: NormSpec = NORMS[c.norm]): boolean {
+  return spec.plain && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
 }

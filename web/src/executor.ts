@@ -1,19 +1,24 @@
 /**
- * Runs checked calls through wasm memory. Inputs are copied into a reserved chunk that stays
- * cache-resident, normalized in place there, and copied out, so large inputs need no large wasm
- * allocation and a result never aliases wasm memory.
+ * Runs checked calls through wasm memory, each the same way: the call's plan (plan.ts: which
+ * entry point of the core, where each of its areas lives, how many rows a chunk takes), then one
+ * loop moves it chunk by chunk (#move, #step): copy in, one call into the core, copy out. The
+ * plan of a single plain chunk, the per-token call, is the same three steps written out (plain()
+ * says why). Each entry point of the core is called from one place. Inputs are copied into a
+ * reserved chunk that stays cache-resident, computed there in place, and copied out, so large
+ * inputs need no large wasm allocation and a result never aliases wasm memory.
  *
  * Any argument may itself be a view of wasm memory (a WasmTensor's `view`), and any allocation may
  * grow that memory, which detaches such views. So calls whose rows fit the chunk allocate nothing
- * (their buffers are reserved once), and a call that must allocate (rows wider than the chunk,
- * stages) does so before it reads its arguments, handing them to Heap.allocate to be re-derived.
+ * (their areas are reserved once), and a call that must allocate (rows wider than the chunk,
+ * stages) takes one block for all its areas before it reads its arguments, handing them to
+ * Heap.allocate to be re-derived.
  */
 import { DTYPE_CODES, type Kind } from './activations.js';
-import type { CheckedNorm, NormKind } from './call.js';
+import { isPlain, type CheckedNorm, type NormKind } from './call.js';
 import { type CallArrays, Heap } from './heap.js';
-import { DEFAULT_NORM, NORMS } from './norms.js';
+import { DEFAULT_NORM, NORMS, type NormSpec } from './norms.js';
+import { Areas, asJob, type Job, Layout, NORMALIZE, type Op, readable, STAGES, STATISTICS } from './plan.js';
 import type { ActivationArray } from './types.js';
-import { partiallyOverlaps } from './validate.js';
 import type { LayerNormModule } from './wasm/module.js';
 import { WIRE_BYTES, writeWire } from './wire.js';
 
@@ -21,18 +26,17 @@ import { WIRE_BYTES, writeWire } from './wire.js';
 export const CHUNK = 1 << 16;
 /** Rows per chunk when a call writes per-row statistics: their area holds this many mean/rstd pairs. */
 export const STAT_ROWS = 4096;
-/** Rows of layerNormStats' { mean, variance, rstd } (24 bytes each) the parameter area holds. */
+/** Rows of { mean, variance, rstd } records (24 bytes each) the parameter area holds. */
 const STATS_PER_CHUNK = Math.floor((3 * CHUNK * 4) / 24);
 
-/** Heap addresses of a call's gain and bias (0: none). */
+/** Heap addresses of a resident norm's gain and bias (0: none). */
 export interface Params {
-  gamma: number;
-  beta: number;
+  readonly gamma: number;
+  readonly beta: number;
 }
 
-export const NO_PARAMS: Params = { gamma: 0, beta: 0 };
-
-const align8 = (n: number) => (n + 7) & ~7;
+/** The areas of a call that needs none (a float32 tensor call wider than the chunk). */
+const NO_AREAS = new Areas();
 
 export interface StatsCall {
   fn: string;
@@ -64,7 +68,7 @@ export interface StagesResult {
 export class Executor {
   readonly heap: Heap;
   // Reserved for the runtime's lifetime, one block: the chunk, a residual chunk, the parameters of
-  // a stateless call (gamma, beta, bias: CHUNK floats each; or layerNormStats' statistics), the
+  // a stateless call (gamma, beta, bias: CHUNK floats each; or the statistics' records), the
   // float32 staging of a 16-bit row (the core's own stack staging holds 4096 floats; wider rows
   // would make it allocate), the per-row statistics of a chunk, and the wire struct.
   readonly #x: number;
@@ -73,9 +77,15 @@ export class Executor {
   readonly #stage: number;
   readonly #rowStats: number;
   readonly #wire: number;
-  // Views of the chunk and of the residual chunk, kept between calls of one size: a new view per
-  // call costs a visible share of a one-row call. Memory growth detaches them (length 0), which
-  // rebuilds them.
+  /** The reserved areas as calls of width #chunkD lay them out (#inChunk). */
+  #chunk = new Areas();
+  #chunkD = 0;
+  // The last call's norm row and dtype code (#spec, #dtypeCode).
+  #specNorm: NormKind = DEFAULT_NORM;
+  #specRow: NormSpec = NORMS[DEFAULT_NORM];
+  #codedKind: Kind | null = null;
+  #kindCode = 0;
+  // Views of the chunk and of the residual chunk, kept (#floats, #halves).
   #f32x: Float32Array | null = null;
   #f32r: Float32Array | null = null;
   #u16x: Uint16Array | null = null;
@@ -92,203 +102,175 @@ export class Executor {
     this.#wire = this.#rowStats + 16 * STAT_ROWS;
   }
 
-  /** The first n floats of the chunk (or of the residual chunk), as a kept view. */
-  #floats(residual: boolean, n: number): Float32Array {
-    let v = residual ? this.#f32r : this.#f32x;
-    if (v === null || v.length !== n) {
-      const at = (residual ? this.#r : this.#x) >>> 2;
-      v = this.heap.module.HEAPF32.subarray(at, at + n);
-      if (residual) this.#f32r = v;
-      else this.#f32x = v;
-    }
-    return v;
-  }
+  // ---- The calls: each makes its plan and moves it.
 
-  /** The first n 16-bit units of the chunk (or of the residual chunk), as a kept view. */
-  #halves(residual: boolean, n: number): Uint16Array {
-    let v = residual ? this.#u16r : this.#u16x;
-    if (v === null || v.length !== n) {
-      const at = (residual ? this.#r : this.#x) >>> 1;
-      v = this.heap.module.HEAPU16.subarray(at, at + n);
-      if (residual) this.#u16r = v;
-      else this.#u16x = v;
+  /** Any checked normalizing call; `resident` holds a LayerNorm object's gain and bias. Returns the output. */
+  normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
+    if (c.rows === 0) return c.out ?? c.kind.make(0);
+    if (c.d > CHUNK) return this.#normalizeWide(c, resident);
+    const at = this.#inChunk(c.d);
+    this.#stageParams(c, at);
+    if (c.rows * c.d <= CHUNK && isPlain(c, this.#spec(c))) {
+      // One chunk of a plain call: the plan's per-token case (plain() says why it is written out).
+      const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
+      const beta = resident ? resident.beta : c.beta ? at.beta : 0;
+      return this.plain(c.x as Float32Array, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps);
     }
-    return v;
+    return this.#move(NORMALIZE, c, at, resident, this.#perChunk(c), null)!;
   }
 
   /**
-   * The common call: a float32 LayerNorm of at most CHUNK values, with its gain and bias already in
-   * the heap, into out (which may be x) or a new array. Kept free of closures and extra views.
+   * The plan's per-token case: one chunk of a plain call (float32, LayerNorm, nothing fused; rows
+   * × d at most CHUNK) in the reserved areas, through `_lnw_layernorm`: copy in, one call, copy out,
+   * with no loop and no plan object. The stateless call (normalize()) and a resident LayerNorm's
+   * forward (its arrays checked there, without a CheckedNorm) take it. Written out because #step,
+   * which every other chunk goes through, is too big for V8 to inline: a call of its own, which
+   * measured 1.01-1.02x for layerNorm(x, d, { out }) and 1.045x for ln.forward(x, out) (with a job
+   * made once per norm) at [1 x 768], same-run A/B.
    */
-  plain(x: Float32Array, out: Float32Array | null, rows: number, d: number, params: Params, eps: number): Float32Array {
-    const module = this.heap.module;
+  plain(
+    x: Float32Array,
+    out: Float32Array | null,
+    rows: number,
+    d: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+  ): Float32Array {
     const start = this.#x >>> 2;
-    module.HEAPF32.set(x, start);
-    const status = module._lnw_layernorm(this.#x, this.#x, rows, d, params.gamma, params.beta, eps);
-    if (status !== 0) this.heap.check(status, 'layerNorm');
-    if (out === null) return module.HEAPF32.slice(start, start + rows * d);
-    out.set(this.#floats(false, rows * d));
+    this.heap.module.HEAPF32.set(x, start);
+    this.#layerNormRows('layerNorm', this.#x, this.#x, rows, d, gamma, beta, eps);
+    if (out === null) return this.heap.module.HEAPF32.slice(start, start + rows * d);
+    out.set(this.#floats(this.#x, rows * d));
     return out;
   }
 
   /**
-   * Any other checked call whose rows fit the chunk at once (rows × d at most CHUNK, and at most
-   * STAT_ROWS rows when it asks for statistics): its inputs are all copied in before anything is
-   * written out, so arrays that overlap need no care here.
+   * A resident norm's tensor-to-tensor call (`c`: the norm's, made once; `plain`: isPlain(c), which
+   * the norm knows): the rows are already in wasm memory, so its plan is one chunk of all of them,
+   * its areas the tensors, nothing copied.
    */
-  small(c: CheckedNorm, resident: Params | null): ActivationArray {
-    const module = this.heap.module;
-    const { kind, rows, d } = c;
-    const n = rows * d;
-    const f32 = kind.bytes === 4;
-    if (f32) module.HEAPF32.set(c.x as Float32Array, this.#x >>> 2);
-    else module.HEAPU16.set(kind.units(c.x), this.#x >>> 1);
-    if (c.residual) {
-      if (f32) module.HEAPF32.set(c.residual as Float32Array, this.#r >>> 2);
-      else module.HEAPU16.set(kind.units(c.residual), this.#r >>> 1);
+  direct(c: Job, plain: boolean, rows: number, x: number, y: number, params: Params): void {
+    const { d, kind } = c;
+    if (plain) return this.#layerNormRows(c.fn, x, y, rows, d, params.gamma, params.beta, c.eps);
+    if (d <= CHUNK) return this.#normalizeAny(c, x, y, this.#inChunk(d), params.gamma, params.beta, rows);
+    if (kind.bytes === 4) return this.#normalizeAny(c, x, y, NO_AREAS, params.gamma, params.beta, rows);
+    // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
+    // rows wider than the chunk do, so that no memory is allocated inside the core (where running
+    // out of it is an untyped status, not the RangeError every other allocation gives).
+    const stage = this.heap.allocate(4 * d, `${c.fn}: the float32 staging of a row of d = ${d} values`);
+    try {
+      this.#normalizeAny(c, x, y, Areas.of({ stage }), params.gamma, params.beta, rows);
+    } finally {
+      this.heap.free(stage);
     }
-    const params = resident ?? this.stageParams(d, c.gamma, c.beta);
-    let bias = 0;
-    if (c.bias) {
-      bias = this.#params + 8 * d;
-      module.HEAPF32.set(c.bias, bias >>> 2);
+  }
+
+  /** Per-row { mean, variance, rstd } into three Float64Arrays. */
+  stats(c: StatsCall, mean: Float64Array, variance: Float64Array, rstd: Float64Array): void {
+    const { d, kind } = c;
+    const job = asJob({ fn: c.fn, norm: DEFAULT_NORM, kind, rows: c.rows, d, eps: c.eps, x: c.x, mean, rstd });
+    if (d <= CHUNK) {
+      const perChunk = fit(d, STATS_PER_CHUNK);
+      this.#move(STATISTICS, job, this.#inChunk(d), null, perChunk, variance);
+      return;
     }
-    const meanAt = this.#rowStats,
-      rstdAt = this.#rowStats + 8 * STAT_ROWS;
-    this.#normalize(
-      c,
-      rows,
-      this.#x,
-      params,
-      c.residual ? this.#r : 0,
-      bias,
-      c.sumOut ? this.#r : 0,
-      c.mean ? meanAt : 0,
-      c.rstd ? rstdAt : 0,
-      this.#stage,
-    );
-    let target = c.out;
-    if (f32) {
-      if (target === null) target = module.HEAPF32.slice(this.#x >>> 2, (this.#x >>> 2) + n);
-      else (target as Float32Array).set(this.#floats(false, n));
-      if (c.sumOut) (c.sumOut as Float32Array).set(this.#floats(true, n));
-    } else {
-      target ??= kind.make(n);
-      kind.units(target).set(this.#halves(false, n));
-      if (c.sumOut) kind.units(c.sumOut).set(this.#halves(true, n));
+    // A wide row: its records, the row, then a 16-bit row's float32 staging, in a block of its own.
+    const layout = new Layout();
+    const stats = layout.take(24);
+    const x = layout.row(kind, d);
+    const stage = kind.bytes === 2 ? layout.take(4 * d) : 0;
+    const args: CallArrays = { x: c.x };
+    const block = this.heap.allocate(layout.bytes, `${c.fn}: a row of d = ${d} values`, args);
+    try {
+      job.x = args.x as ActivationArray;
+      const at = Areas.of({ x: block + x, stats: block + stats, stage: stage ? block + stage : 0 });
+      this.#move(STATISTICS, job, at, null, 1, variance);
+    } finally {
+      this.heap.free(block);
     }
-    if (c.mean) copyRowStats(module, meanAt, c.mean);
-    if (c.rstd) copyRowStats(module, rstdAt, c.rstd);
-    return target;
+  }
+
+  /** One row's statistics and stage vectors: a plan of one row in one chunk, in a block of its own. */
+  stages(c: StagesCall): StagesResult {
+    const { d, kind } = c;
+    const layout = new Layout();
+    const stats = layout.take(24);
+    const x = layout.row(kind, d);
+    const r = c.residual ? layout.row(kind, d) : 0;
+    const gamma = c.gamma ? layout.take(4 * d) : 0;
+    const beta = c.beta ? layout.take(4 * d) : 0;
+    const bias = c.bias ? layout.take(4 * d) : 0;
+    const vectors = layout.take(6 * 4 * d);
+    const args: CallArrays = { x: c.x, residual: c.residual, gamma: c.gamma, beta: c.beta, bias: c.bias };
+    const block = this.heap.allocate(layout.bytes, `${c.fn}: the row and its stages for d = ${d}`, args);
+    try {
+      const at = Areas.of({
+        x: block + x,
+        r: block + r,
+        gamma: block + gamma,
+        beta: block + beta,
+        bias: block + bias,
+        stats: block + stats,
+        vectors: block + vectors,
+      });
+      const [mean, variance, rstd] = [new Float64Array(1), new Float64Array(1), new Float64Array(1)];
+      const job = asJob({ ...c, ...(args as Partial<Job>), rows: 1, mean, rstd });
+      this.#stageParams(job, at);
+      this.#move(STAGES, job, at, null, 1, variance);
+      const v = this.heap.f32(at.vectors, 6 * d);
+      return {
+        stats: Float64Array.of(mean[0]!, variance[0]!, rstd[0]!),
+        vectors: Array.from({ length: 6 }, (_, i) => v.slice(i * d, (i + 1) * d)),
+      };
+    } finally {
+      this.heap.free(block);
+    }
+  }
+
+  // ---- Planning.
+
+  /**
+   * The reserved areas for rows of width d (at most CHUNK). A stateless call's beta and residual
+   * bias follow its gain (at 4d and 8d): placed a chunk apart, at one offset modulo 4 KiB with the
+   * chunk's rows, they made layerNorm(x, d, { out }) and the 16-bit calls 2-4% slower at one row.
+   */
+  #inChunk(d: number): Areas {
+    return this.#chunkD === d ? this.#chunk : this.#layChunk(d);
+  }
+
+  #layChunk(d: number): Areas {
+    this.#chunk = Areas.of({
+      x: this.#x,
+      r: this.#r,
+      gamma: this.#params,
+      beta: this.#params + 4 * d,
+      bias: this.#params + 8 * d,
+      mean: this.#rowStats,
+      rstd: this.#rowStats + 8 * STAT_ROWS,
+      stats: this.#params,
+      stage: this.#stage,
+    });
+    this.#chunkD = d;
+    return this.#chunk;
   }
 
   /**
-   * Runs `rows` rows of c at x (in place) through the core; the other areas as addresses, 0 for
-   * none. Throws the core's refusal as an Error naming c.fn.
-   */
-  #normalize(
-    c: CheckedNorm,
-    rows: number,
-    x: number,
-    params: Params,
-    r: number,
-    bias: number,
-    sum: number,
-    mean: number,
-    rstd: number,
-    scratch: number,
-  ): void {
-    const status = this.heap.module._lnw_normalize(
-      NORMS[c.norm].wire,
-      DTYPE_CODES[c.kind.dtype],
-      rows,
-      c.d,
-      x,
-      x,
-      params.gamma,
-      params.beta,
-      r,
-      bias,
-      sum,
-      mean,
-      rstd,
-      scratch,
-      c.eps,
-    );
-    if (status !== 0) this.heap.check(status, c.fn);
-  }
-
-  /** Copies a stateless call's gamma/beta (d at most CHUNK) into the parameter area. */
-  stageParams(d: number, gamma: Float32Array | null, beta: Float32Array | null): Params {
-    if (!gamma && !beta) return NO_PARAMS;
-    const g = this.#params,
-      b = this.#params + 4 * d;
-    if (gamma) this.heap.write(g, gamma);
-    if (beta) this.heap.write(b, beta);
-    return { gamma: gamma ? g : 0, beta: beta ? b : 0 };
-  }
-
-  /** Any checked call; `resident` holds the gain and bias of a LayerNorm object. Returns the output. */
-  run(c: CheckedNorm, resident: Params | null): ActivationArray {
-    if (c.d > CHUNK) return this.#runWide(c, resident);
-    const heap = this.heap;
-    const module = heap.module;
-    const target = c.out ?? c.kind.make(c.rows * c.d);
-    const { x, residual } = readable(c, target);
-    const params = resident ?? this.stageParams(c.d, c.gamma, c.beta);
-    const bias = c.bias ? this.#params + 8 * c.d : 0;
-    if (c.bias) heap.write(bias, c.bias);
-    const perChunk = Math.min(Math.floor(CHUNK / c.d), c.mean || c.rstd ? STAT_ROWS : Infinity);
-    const xu = c.kind.units(x),
-      ru = residual && c.kind.units(residual),
-      tu = c.kind.units(target),
-      su = c.sumOut && c.kind.units(c.sumOut);
-    const meanAt = this.#rowStats,
-      rstdAt = this.#rowStats + 8 * STAT_ROWS;
-    for (let first = 0; first < c.rows; first += perChunk) {
-      const n = Math.min(perChunk, c.rows - first);
-      const a = first * c.d,
-        b = a + n * c.d;
-      heap.writeUnits(this.#x, xu.subarray(a, b));
-      if (ru) heap.writeUnits(this.#r, ru.subarray(a, b));
-      this.#normalize(
-        c,
-        n,
-        this.#x,
-        params,
-        ru ? this.#r : 0,
-        bias,
-        su ? this.#r : 0,
-        c.mean ? meanAt : 0,
-        c.rstd ? rstdAt : 0,
-        this.#stage,
-      );
-      tu.set(heap.units(tu, this.#x, n * c.d), a);
-      if (su) su.set(heap.units(su, this.#r, n * c.d), a);
-      if (c.mean) c.mean.set(heap.f64(meanAt, n), first);
-      if (c.rstd) c.rstd.set(heap.f64(rstdAt, n), first);
-    }
-    return target;
-  }
-
-  /**
-   * Rows wider than the chunk, one at a time, through a block allocated for the call (before any
+   * Rows wider than the chunk, one a chunk, through a block allocated for the call (before any
    * argument is read) that also holds a stateless call's gain, bias and residual bias.
    */
-  #runWide(c: CheckedNorm, resident: Params | null): ActivationArray {
-    const heap = this.heap;
+  #normalizeWide(c: CheckedNorm, resident: Params | null): ActivationArray {
     const { d, kind } = c;
-    const rowBytes = align8(d * kind.bytes);
-    const staged = resident === null && (c.gamma !== null || c.beta !== null);
+    const staged = c.gamma !== null || c.beta !== null;
     const layout = new Layout();
-    const xAt = layout.take(rowBytes);
-    const rAt = c.residual ? layout.take(rowBytes) : 0;
-    const gAt = staged && c.gamma ? layout.take(4 * d) : 0;
-    const bAt = staged && c.beta ? layout.take(4 * d) : 0;
-    const biasAt = c.bias ? layout.take(4 * d) : 0;
-    const statsAt = layout.take(16);
+    const x = layout.row(kind, d);
+    const r = c.residual ? layout.row(kind, d) : 0;
+    const gamma = c.gamma ? layout.take(4 * d) : 0;
+    const beta = c.beta ? layout.take(4 * d) : 0;
+    const bias = c.bias ? layout.take(4 * d) : 0;
+    const stats = layout.take(16);
     // A 16-bit row goes through float32: its staging is here, so the core allocates nothing.
-    const stageAt = kind.bytes === 2 ? layout.take(4 * d) : 0;
+    const stage = kind.bytes === 2 ? layout.take(4 * d) : 0;
     const args: CallArrays = {
       x: c.x,
       out: c.out,
@@ -301,233 +283,271 @@ export class Executor {
       rstd: c.rstd,
     };
     const what = `${c.fn}: a row of d = ${d} values${staged || c.residual ? ' with its parameters' : ''}`;
-    const block = heap.allocate(layout.bytes, what, args);
+    const block = this.heap.allocate(layout.bytes, what, args);
     try {
-      const a = args as unknown as Pick<
-        CheckedNorm,
-        'x' | 'out' | 'residual' | 'sumOut' | 'gamma' | 'beta' | 'bias' | 'mean' | 'rstd'
-      >;
-      const call: CheckedNorm = { ...c, ...a };
-      const target = call.out ?? kind.make(c.rows * d);
-      const { x, residual } = readable(call, target);
-      let params = resident ?? { gamma: 0, beta: 0 };
-      if (staged) {
-        if (call.gamma) heap.write(block + gAt, call.gamma);
-        if (call.beta) heap.write(block + bAt, call.beta);
-        params = { gamma: call.gamma ? block + gAt : 0, beta: call.beta ? block + bAt : 0 };
-      }
-      if (call.bias) heap.write(block + biasAt, call.bias);
-      const xu = kind.units(x),
-        ru = residual && kind.units(residual),
-        tu = kind.units(target),
-        su = call.sumOut && kind.units(call.sumOut);
-      for (let row = 0; row < c.rows; row++) {
-        const from = row * d;
-        heap.writeUnits(block + xAt, xu.subarray(from, from + d));
-        if (ru) heap.writeUnits(block + rAt, ru.subarray(from, from + d));
-        this.#normalize(
-          c,
-          1,
-          block + xAt,
-          params,
-          ru ? block + rAt : 0,
-          call.bias ? block + biasAt : 0,
-          su ? block + rAt : 0,
-          call.mean ? block + statsAt : 0,
-          call.rstd ? block + statsAt + 8 : 0,
-          stageAt ? block + stageAt : 0,
-        );
-        tu.set(heap.units(tu, block + xAt, d), from);
-        if (su) su.set(heap.units(su, block + rAt, d), from);
-        const s = heap.f64(block + statsAt, 2);
-        if (call.mean) call.mean[row] = s[0];
-        if (call.rstd) call.rstd[row] = s[1];
-      }
-      return target;
-    } finally {
-      heap.free(block);
-    }
-  }
-
-  /** Per-row { mean, variance, rstd } into three Float64Arrays. */
-  stats(c: StatsCall, mean: Float64Array, variance: Float64Array, rstd: Float64Array): void {
-    const heap = this.heap;
-    const wide = c.d > CHUNK;
-    // Narrow rows go through the chunk with their statistics in the parameter area; a wide row
-    // needs a block of its own (statistics first, then the row, then a 16-bit row's float32
-    // staging), allocated before x is read.
-    const args: CallArrays = { x: c.x };
-    const rowBytes = align8(c.d * c.kind.bytes);
-    const block = wide
-      ? heap.allocate(24 + rowBytes + (c.kind.bytes === 2 ? 4 * c.d : 0), `${c.fn}: a row of d = ${c.d} values`, args)
-      : 0;
-    try {
-      const statsAt = wide ? block : this.#params;
-      const rowsAt = wide ? block + 24 : this.#x;
-      const scratch = wide ? block + 24 + rowBytes : this.#stage;
-      const perChunk = wide ? 1 : Math.min(Math.floor(CHUNK / c.d), STATS_PER_CHUNK);
-      const xu = c.kind.units(args.x as ActivationArray);
-      for (let first = 0; first < c.rows; first += perChunk) {
-        const n = Math.min(perChunk, c.rows - first);
-        heap.writeUnits(rowsAt, xu.subarray(first * c.d, (first + n) * c.d));
-        writeWire(heap.module, this.#wire, {
-          ...EMPTY_WIRE,
-          dtype: DTYPE_CODES[c.kind.dtype],
-          rows: n,
-          d: c.d,
-          x: rowsAt,
-          scratch,
-          eps: c.eps,
-        });
-        heap.check(heap.module._statistics(this.#wire, statsAt), c.fn);
-        const s = heap.f64(statsAt, n * 3);
-        for (let r = 0; r < n; r++) {
-          mean[first + r] = s[3 * r];
-          variance[first + r] = s[3 * r + 1];
-          rstd[first + r] = s[3 * r + 2];
-        }
-      }
-    } finally {
-      heap.free(block);
-    }
-  }
-
-  /** One row's statistics and stage vectors. */
-  stages(c: StagesCall): StagesResult {
-    const heap = this.heap;
-    const { d } = c;
-    const layout = new Layout();
-    const statsAt = layout.take(24);
-    const xAt = layout.take(align8(d * c.kind.bytes));
-    const rAt = c.residual ? layout.take(align8(d * c.kind.bytes)) : 0;
-    const gAt = c.gamma ? layout.take(4 * d) : 0;
-    const bAt = c.beta ? layout.take(4 * d) : 0;
-    const biasAt = c.bias ? layout.take(4 * d) : 0;
-    const stagesAt = layout.take(6 * 4 * d);
-    const args: CallArrays = { x: c.x, residual: c.residual, gamma: c.gamma, beta: c.beta, bias: c.bias };
-    const block = heap.allocate(layout.bytes, `${c.fn}: the row and its stages for d = ${d}`, args);
-    try {
-      heap.writeUnits(block + xAt, c.kind.units(args.x as ActivationArray));
-      if (args.residual) heap.writeUnits(block + rAt, c.kind.units(args.residual as ActivationArray));
-      if (args.gamma) heap.write(block + gAt, args.gamma as Float32Array);
-      if (args.beta) heap.write(block + bAt, args.beta as Float32Array);
-      if (args.bias) heap.write(block + biasAt, args.bias as Float32Array);
-      writeWire(heap.module, this.#wire, {
-        ...EMPTY_WIRE,
-        norm: c.norm,
-        dtype: DTYPE_CODES[c.kind.dtype],
-        rows: 1,
-        d,
-        x: block + xAt,
-        gamma: args.gamma ? block + gAt : 0,
-        beta: args.beta ? block + bAt : 0,
-        residual: args.residual ? block + rAt : 0,
-        bias: args.bias ? block + biasAt : 0,
-        eps: c.eps,
+      const job = asJob({ ...c, ...(args as Partial<Job>) });
+      const at = Areas.of({
+        x: block + x,
+        r: block + r,
+        gamma: block + gamma,
+        beta: block + beta,
+        bias: block + bias,
+        mean: block + stats,
+        rstd: block + stats + 8,
+        stage: stage ? block + stage : 0,
       });
-      heap.check(heap.module._stages(this.#wire, block + statsAt, block + stagesAt), c.fn);
-      const v = heap.f32(block + stagesAt, 6 * d);
-      return {
-        stats: heap.f64(block + statsAt, 3).slice(),
-        vectors: Array.from({ length: 6 }, (_, i) => v.slice(i * d, (i + 1) * d)),
-      };
+      this.#stageParams(job, at);
+      return this.#move(NORMALIZE, job, at, resident, 1, null)!;
     } finally {
-      heap.free(block);
+      this.heap.free(block);
     }
   }
 
-  /** A resident tensor-to-tensor call: addresses only, nothing copied. */
-  direct(
-    norm: NormKind,
-    kind: Kind,
-    rows: number,
-    d: number,
+  /**
+   * Rows a chunk takes: as many as fit (and whose statistics fit). All of them when they fit at
+   * once, found without a division (a visible share of a one-row call); otherwise an integer
+   * division, as a float one would make every count after it a float.
+   */
+  #perChunk(c: Job): number {
+    const stats = c.mean !== null || c.rstd !== null;
+    return c.rows * c.d <= CHUNK && (c.rows <= STAT_ROWS || !stats) ? c.rows : fit(c.d, stats ? STAT_ROWS : CHUNK);
+  }
+
+  /** Copies a stateless call's gain, beta and residual bias (those it has) to their areas. */
+  #stageParams(c: Job, at: Areas): void {
+    if (c.gamma) this.heap.write(at.gamma, c.gamma);
+    if (c.beta) this.heap.write(at.beta, c.beta);
+    if (c.bias) this.heap.write(at.bias, c.bias);
+  }
+
+  // ---- Moving a plan: the one loop, and the one place each entry point of the core is called.
+
+  /**
+   * Moves `job` through `at`, `perChunk` rows at a time (`variance`: the statistics' third output).
+   * Returns the output of a normalizing call (a new array when the job has no `out`).
+   */
+  #move(
+    op: Op,
+    job: Job,
+    at: Areas,
+    resident: Params | null,
+    perChunk: number,
+    variance: Float64Array | null,
+  ): ActivationArray | null {
+    return perChunk >= job.rows
+      ? this.#step(op, job, job.x, job.residual, at, resident, 0, job.rows, job.out, variance)
+      : this.#chunks(op, job, at, resident, perChunk, variance);
+  }
+
+  /** The loop over chunks, for a plan of more than one. */
+  #chunks(
+    op: Op,
+    job: Job,
+    at: Areas,
+    resident: Params | null,
+    perChunk: number,
+    variance: Float64Array | null,
+  ): ActivationArray | null {
+    const rows = job.rows;
+    const { x, residual } = readable(job);
+    let out = job.out;
+    for (let first = 0; first < rows; first += perChunk) {
+      const n = Math.min(perChunk, rows - first);
+      out = this.#step(op, job, x, residual, at, resident, first, n, out, variance);
+    }
+    return out;
+  }
+
+  /**
+   * One chunk, rows [first, first + n) of the job: its rows (and residual rows) in, one call into
+   * the core, its outputs out. Returns the output so far of a normalizing call.
+   *
+   * Written out in one function, which V8 compiles on its own: it inlines a function only while
+   * it is small (460 bytes of bytecode, and 920 along one chain of calls), and the copies written
+   * as helpers of their own stayed calls of their own, which made the one-row calls 3-5% slower
+   * (with those limits raised they were not: measured).
+   */
+  #step(
+    op: Op,
+    job: Job,
+    x: ActivationArray,
+    residual: ActivationArray | null,
+    at: Areas,
+    resident: Params | null,
+    first: number,
+    n: number,
+    out: ActivationArray | null,
+    variance: Float64Array | null,
+  ): ActivationArray | null {
+    const module = this.heap.module;
+    const { kind, d } = job;
+    const f32 = kind.bytes === 4;
+    const from = first * d,
+      count = n * d,
+      whole = n === job.rows;
+    if (f32) {
+      const f = x as Float32Array;
+      module.HEAPF32.set(whole ? f : f.subarray(from, from + count), at.x >>> 2);
+    } else {
+      const u = kind.units(x);
+      module.HEAPU16.set(whole ? u : u.subarray(from, from + count), at.x >>> 1);
+    }
+    if (residual) {
+      const u = kind.units(residual);
+      if (f32) module.HEAPF32.set(whole ? u : u.subarray(from, from + count), at.r >>> 2);
+      else module.HEAPU16.set(whole ? u : u.subarray(from, from + count), at.r >>> 1);
+    }
+    if (op !== NORMALIZE) return this.#records(op, job, at, first, n, variance!);
+    const gamma = resident ? resident.gamma : job.gamma ? at.gamma : 0;
+    const beta = resident ? resident.beta : job.beta ? at.beta : 0;
+    this.#normalizeAny(job, at.x, at.x, at, gamma, beta, n);
+    if (!f32) {
+      out ??= kind.make(job.rows * d);
+      kind.units(out).set(this.#halves(at.x, count), from);
+    } else if (out === null && whole) {
+      out = module.HEAPF32.slice(at.x >>> 2, (at.x >>> 2) + count);
+    } else {
+      (out ??= new Float32Array(job.rows * d)).set(this.#floats(at.x, count), from);
+    }
+    if (job.sumOut) kind.units(job.sumOut).set(f32 ? this.#floats(at.r, count) : this.#halves(at.r, count), from);
+    if (job.mean) copyRows(module.HEAPF64, at.mean, 1, job.mean, first, n);
+    if (job.rstd) copyRows(module.HEAPF64, at.rstd, 1, job.rstd, first, n);
+    return out;
+  }
+
+  /** `_lnw_layernorm`: its arguments filled in here only. */
+  #layerNormRows(
+    fn: string,
     x: number,
     y: number,
-    params: Params,
+    n: number,
+    d: number,
+    gamma: number,
+    beta: number,
     eps: number,
-    fn: string,
   ): void {
+    const status = this.heap.module._lnw_layernorm(x, y, n, d, gamma, beta, eps);
+    if (status !== 0) this.heap.check(status, fn);
+  }
+
+  /**
+   * `_lnw_normalize`, every field an argument: filled in here only. A plain call's chunks (when it
+   * has more than one) take it too: the same kernels as `_lnw_layernorm`, and #step does not look
+   * up the norm to choose (a lookup per chunk is a visible share of a one-row call).
+   */
+  #normalizeAny(c: Job, x: number, y: number, at: Areas, gamma: number, beta: number, n: number): void {
+    const status = this.heap.module._lnw_normalize(
+      this.#spec(c).wire,
+      this.#dtypeCode(c.kind),
+      n,
+      c.d,
+      x,
+      y,
+      gamma,
+      beta,
+      c.residual ? at.r : 0,
+      c.bias ? at.bias : 0,
+      c.sumOut ? at.r : 0,
+      c.mean ? at.mean : 0,
+      c.rstd ? at.rstd : 0,
+      at.stage,
+      c.eps,
+    );
+    if (status !== 0) this.heap.check(status, c.fn);
+  }
+
+  /**
+   * The call's norm row (NORMS) and dtype code, the last call's kept: looked up by a name read
+   * from the call, each is a hash of the name in V8 every time (together ~2% of a one-row call,
+   * measured).
+   */
+  #spec(c: Job): NormSpec {
+    if (c.norm !== this.#specNorm) {
+      this.#specRow = NORMS[c.norm];
+      this.#specNorm = c.norm;
+    }
+    return this.#specRow;
+  }
+
+  #dtypeCode(kind: Kind): number {
+    if (kind !== this.#codedKind) {
+      this.#kindCode = DTYPE_CODES[kind.dtype];
+      this.#codedKind = kind;
+    }
+    return this.#kindCode;
+  }
+
+  /**
+   * `n` rows at at.x through `_statistics` or `_stages` (the wire struct, filled in here only), and
+   * their { mean, variance, rstd } records out into the job's mean and rstd, and `variance`.
+   */
+  #records(op: Op, c: Job, at: Areas, first: number, n: number, variance: Float64Array): null {
     const module = this.heap.module;
-    if (NORMS[norm].plain && kind.dtype === 'float32') {
-      const status = module._lnw_layernorm(x, y, rows, d, params.gamma, params.beta, eps);
-      if (status !== 0) this.heap.check(status, fn);
-      return;
-    }
-    // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
-    // in #runWide, so that no memory is allocated inside the core (where running out of it is an
-    // untyped status, not the RangeError every other allocation gives).
-    const wideHalf = d > CHUNK && kind.bytes === 2;
-    const stage = wideHalf ? this.heap.allocate(4 * d, `${fn}: the float32 staging of a row of d = ${d} values`) : 0;
-    try {
-      const status = module._lnw_normalize(
-        NORMS[norm].wire,
-        DTYPE_CODES[kind.dtype],
-        rows,
-        d,
-        x,
-        y,
-        params.gamma,
-        params.beta,
-        0,
-        0,
-        0,
-        0,
-        0,
-        wideHalf ? stage : d <= CHUNK ? this.#stage : 0,
-        eps,
-      );
-      if (status !== 0) this.heap.check(status, fn);
-    } finally {
-      this.heap.free(stage);
-    }
+    writeWire(module, this.#wire, {
+      norm: c.norm,
+      dtype: this.#dtypeCode(c.kind),
+      rows: n,
+      d: c.d,
+      x: at.x,
+      y: 0,
+      gamma: c.gamma ? at.gamma : 0,
+      beta: c.beta ? at.beta : 0,
+      residual: c.residual ? at.r : 0,
+      bias: c.bias ? at.bias : 0,
+      sumOut: 0,
+      mean: 0,
+      rstd: 0,
+      scratch: at.stage,
+      eps: c.eps,
+    });
+    const status =
+      op === STATISTICS ? module._statistics(this.#wire, at.stats) : module._stages(this.#wire, at.stats, at.vectors);
+    if (status !== 0) this.heap.check(status, c.fn);
+    const f64 = module.HEAPF64;
+    copyRows(f64, at.stats, 3, c.mean!, first, n);
+    copyRows(f64, at.stats + 8, 3, variance, first, n);
+    copyRows(f64, at.stats + 16, 3, c.rstd!, first, n);
+    return null;
+  }
+
+  /**
+   * `count` floats of the heap at `at`: for the chunk and the residual chunk a view kept between
+   * calls of one size (a new view per call is a visible share of a one-row call; memory growth
+   * detaches a kept one, length 0, which rebuilds it). Kept small, to be inlined: #keepFloats
+   * makes them.
+   */
+  #floats(at: number, count: number): Float32Array {
+    const v = at === this.#x ? this.#f32x : this.#f32r;
+    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepFloats(at, count);
+  }
+
+  #keepFloats(at: number, count: number): Float32Array {
+    const v = this.heap.f32(at, count);
+    if (at === this.#x) this.#f32x = v;
+    else if (at === this.#r) this.#f32r = v;
+    return v;
+  }
+
+  /** `count` 16-bit units of the heap at `at`, as #floats. */
+  #halves(at: number, count: number): Uint16Array {
+    const v = at === this.#x ? this.#u16x : this.#u16r;
+    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepHalves(at, count);
+  }
+
+  #keepHalves(at: number, count: number): Uint16Array {
+    const v = this.heap.u16(at, count);
+    if (at === this.#x) this.#u16x = v;
+    else if (at === this.#r) this.#u16r = v;
+    return v;
   }
 }
 
-/** A call's per-row statistics from the heap at `at` into `out` (one value per row). */
-function copyRowStats(module: LayerNormModule, at: number, out: Float64Array): void {
-  const heap = module.HEAPF64,
-    first = at >>> 3;
-  for (let r = 0; r < out.length; r++) out[r] = heap[first + r];
+/** Rows of width d a chunk holds, at most `most`: an integer division (a float one would make every count after it a float). */
+function fit(d: number, most: number): number {
+  return Math.min((CHUNK / d) | 0, most);
 }
 
-const EMPTY_WIRE = {
-  norm: DEFAULT_NORM as NormKind,
-  dtype: 0,
-  rows: 0,
-  d: 0,
-  x: 0,
-  y: 0,
-  gamma: 0,
-  beta: 0,
-  residual: 0,
-  bias: 0,
-  sumOut: 0,
-  mean: 0,
-  rstd: 0,
-  eps: 0,
-};
-
-/** Offsets of a call's buffers in one block, each 8-aligned. */
-class Layout {
-  bytes = 0;
-  take(n: number): number {
-    const at = this.bytes;
-    this.bytes += align8(n);
-    return at;
-  }
-}
-
-/**
- * The call's inputs as they may be read chunk by chunk: chunks are written back as they finish, so
- * an input that an output partly overlaps would be overwritten before it is read; it is copied
- * then. An output that is exactly an input (in place) is fine.
- */
-function readable(c: CheckedNorm, target: ActivationArray): { x: ActivationArray; residual: ActivationArray | null } {
-  const writes: ArrayBufferView[] = [target];
-  if (c.sumOut) writes.push(c.sumOut);
-  if (c.mean) writes.push(c.mean);
-  if (c.rstd) writes.push(c.rstd);
-  const copy = (a: ActivationArray) => (writes.some((w) => partiallyOverlaps(a, w)) ? a.slice() : a);
-  return { x: copy(c.x), residual: c.residual && copy(c.residual) };
+/** Per-row statistics from the heap at `at` (`stride` float64 values apart) into out[first…first + n). */
+function copyRows(heap: Float64Array, at: number, stride: number, out: Float64Array, first: number, n: number): void {
+  for (let r = 0, i = at >>> 3; r < n; r++, i += stride) out[first + r] = heap[i]!;
 }

@@ -1,8 +1,9 @@
 /** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
 import { kindOf, type Kind } from './activations.js';
-import { checkNormCall, type CheckedNorm, type NormKind } from './call.js';
+import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from './call.js';
 import { CHUNK, type Params } from './executor.js';
 import { NORMS } from './norms.js';
+import { asJob, type Job } from './plan.js';
 import { quickCheck } from './quick-check.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { CallArrays } from './heap.js';
@@ -33,13 +34,17 @@ export function checkForward(
   return checkNormCall(fn, r.norm, x, r.d, options);
 }
 
+const EMPTY = new Float32Array(0);
+
 export class ResidentNorm extends HeapOwner implements LayerNorm {
   readonly hasGamma: boolean;
   readonly hasBeta: boolean;
   readonly dtype: DType;
-  readonly #kind: Kind;
   readonly #what: string;
   readonly #plain: boolean;
+  readonly #gain: Params;
+  /** What forwardTensor asks of the core, the same every call. */
+  readonly #tensorCall: Job;
 
   constructor(
     runtime: RuntimeCore,
@@ -65,17 +70,17 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     this.hasGamma = gamma !== null;
     this.hasBeta = beta !== null;
     this.dtype = kind.dtype;
-    this.#kind = kind;
     this.#what = NORMS[norm].name;
-    this.#plain = NORMS[norm].plain && kind.dtype === 'float32';
+    this.#gain = { gamma: gamma ? ptr : 0, beta: beta ? ptr + 4 * d : 0 };
+    this.#tensorCall = asJob({ fn: 'LayerNorm.forwardTensor', norm, kind, rows: 0, d, eps, x: EMPTY });
+    // Its calls with nothing fused (forward's per-token path, forwardTensor) go through plain entry points.
+    this.#plain = isPlain(this.#tensorCall);
   }
 
+  /** The gain and bias in the heap, made once: the block stays where it is until dispose(). */
   #params(fn: string): Params {
-    const ptr = this.address(`LayerNorm.${fn}`, this.#what, '; create a new one');
-    return {
-      gamma: this.hasGamma ? ptr : 0,
-      beta: this.hasBeta ? ptr + 4 * this.d : 0,
-    };
+    this.address(`LayerNorm.${fn}`, this.#what, '; create a new one');
+    return this.#gain;
   }
 
   forward<A extends ActivationArray = Float32Array>(x: A, out?: A): A {
@@ -90,14 +95,8 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
         n % this.d === 0 &&
         (out === undefined || (out instanceof Float32Array && ArrayBuffer.isView(out) && out.length === n))
       ) {
-        return this.runtime.executor.plain(
-          x,
-          (out ?? null) as Float32Array | null,
-          n / this.d,
-          this.d,
-          params,
-          this.eps,
-        ) as A;
+        const y = (out ?? null) as Float32Array | null;
+        return this.runtime.executor.plain(x, y, n / this.d, this.d, params.gamma, params.beta, this.eps) as A;
       }
     }
     const call = checkForward(this, x, out);
@@ -121,16 +120,6 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
       throw new RangeError(`${fn}: output must have as many rows as input (${src.rows}), got ${dst.rows}`);
     }
     if (src.rows === 0) return;
-    this.runtime.executor.direct(
-      this.norm,
-      this.#kind,
-      src.rows,
-      this.d,
-      src.address,
-      dst.address,
-      params,
-      this.eps,
-      fn,
-    );
+    this.runtime.executor.direct(this.#tensorCall, this.#plain, src.rows, src.address, dst.address, params);
   }
 }

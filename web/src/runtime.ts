@@ -4,16 +4,8 @@
  * data through wasm memory.
  */
 import { checkDType, kindForDType, kindOf } from './activations.js';
-import {
-  checkBeta,
-  checkNormCall,
-  checkResidual,
-  dtypeOption,
-  isPlain,
-  type CheckedNorm,
-  type NormKind,
-} from './call.js';
-import { CHUNK, Executor, STAT_ROWS, type Params } from './executor.js';
+import { checkBeta, checkNormCall, checkResidual, dtypeOption, type CheckedNorm, type NormKind } from './call.js';
+import { Executor, type Params } from './executor.js';
 import { halfBitsToFloat32 } from './half.js';
 import type { Heap } from './heap.js';
 import { layerNormalization } from './onnx.js';
@@ -119,15 +111,7 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
 
   /** Runs a checked call; `resident` holds a LayerNorm object's gain and bias in the heap. */
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
-    if (c.rows === 0) return c.out ?? c.kind.make(0);
-    if (c.rows * c.d <= CHUNK) {
-      if (isPlain(c)) {
-        const params = resident ?? this.#executor.stageParams(c.d, c.gamma, c.beta);
-        return this.#executor.plain(c.x as Float32Array, c.out as Float32Array | null, c.rows, c.d, params, c.eps);
-      }
-      if (c.rows <= STAT_ROWS || (!c.mean && !c.rstd)) return this.#executor.small(c, resident);
-    }
-    return this.#executor.run(c, resident);
+    return this.#executor.normalize(c, resident);
   }
 
   /** A norm's call (its `api.call` method): the one-token checks first, the full ones otherwise. */
