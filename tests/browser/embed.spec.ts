@@ -231,7 +231,7 @@ test.describe('the postMessage API, across origins', () => {
       .poll(async () => (await got()).errors)
       .toEqual([
         'activations.data must be a Float32Array or an array of numbers',
-        '<layernorm-explainer>: activations.tokens has 1 strings for 5 rows; give one per row',
+        '<layernorm-explainer>: activations.tokens must have length 5 (one string per row), got length 1',
       ]);
     expect((await got()).rows).toEqual([[4, ' mat']]);
     await expect(frame.locator('#ex-token')).toHaveText('row 1 “␣cat”');

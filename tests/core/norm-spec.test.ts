@@ -90,7 +90,9 @@ describe('a third norm, specified by one row', () => {
   it("the explainer's weights: the kind accepted, β refused for it, the kinds listed from the table", () => {
     expect(checkExplainerWeights({ gamma, norm: 'centrednorm' })?.norm).toBe('centrednorm');
     expect(() => checkExplainerWeights({ gamma, beta: gamma, norm: 'centrednorm' })).toThrow(
-      new RangeError('<layernorm-explainer>: weights.beta is given for an CentredNorm, which has no β'),
+      new RangeError(
+        '<layernorm-explainer>: CentredNorm has no bias term, so no weights.beta option; got weights.beta Float32Array(4)',
+      ),
     );
     expect(() => checkExplainerWeights({ gamma, norm: 'scalenorm' })).toThrow(
       new TypeError(

@@ -275,10 +275,14 @@ test('bad inputs are TypeErrors and RangeErrors saying what was expected and wha
         () => (el.weights = { gamma: new Float32Array(4), beta: new Float32Array(4), norm: 'rmsnorm' }),
       ],
       ['eps', () => (el.weights = { gamma: new Float32Array(4), eps: -1 })],
+      ['eps type', () => (el.weights = { gamma: new Float32Array(4), eps: '1e-5' as unknown as number })],
+      ['empty gamma', () => (el.weights = { gamma: new Float32Array(0) })],
       ['shape', () => (el.activations = { data: new Float32Array(6), shape: [4, 2] })],
+      ['shape entry', () => (el.activations = { data: new Float32Array(6), shape: [6, 0] })],
       ['tokens', () => (el.activations = { data: new Float32Array(6), shape: [3, 2], tokens: ['a'] })],
       ['row', () => (el.row = 1.5)],
       ['row type', () => (el.row = '2' as unknown as number)],
+      ['zoom', () => (el.zoom = { from: 10, to: 12 })],
       ['scale', () => (el.scale = 'log' as never)],
     ];
     return attempts.map(([what, f]) => {
@@ -292,14 +296,18 @@ test('bad inputs are TypeErrors and RangeErrors saying what was expected and wha
   });
   expect(thrown).toEqual([
     'gamma array: TypeError: <layernorm-explainer>: weights.gamma must be a Float32Array, got Array(2)',
-    'beta length: RangeError: <layernorm-explainer>: weights.beta has 3 values but weights.gamma has 4; they must be equal',
-    'rms with beta: RangeError: <layernorm-explainer>: weights.beta is given for an RMSNorm, which has no β',
-    'eps: RangeError: <layernorm-explainer>: weights.eps must be a finite number ≥ 0, got -1',
-    'shape: RangeError: <layernorm-explainer>: activations.shape [4, 2] holds 8 values but activations.data has 6',
-    'tokens: RangeError: <layernorm-explainer>: activations.tokens has 1 strings for 3 rows; give one per row',
-    'row: RangeError: <layernorm-explainer>: row must be a whole number ≥ 0, got 1.5',
-    'row type: TypeError: <layernorm-explainer>: row must be a number, got string "2"',
-    "scale: TypeError: <layernorm-explainer>: scale must be 'symlog', 'linear', 'own', got string \"log\"",
+    'beta length: RangeError: <layernorm-explainer>: weights.beta must have length d = 4, got length 3',
+    'rms with beta: RangeError: <layernorm-explainer>: RMSNorm has no bias term, so no weights.beta option; got weights.beta Float32Array(4)',
+    'eps: RangeError: <layernorm-explainer>: weights.eps must be a finite number >= 0, got number -1',
+    'eps type: TypeError: <layernorm-explainer>: weights.eps must be a finite number >= 0, got string "1e-5"',
+    'empty gamma: RangeError: <layernorm-explainer>: weights.gamma must be a Float32Array of d >= 1 values, got Float32Array(0)',
+    'shape: RangeError: <layernorm-explainer>: activations.data must have length 8 (the values of shape [4, 2]), got length 6',
+    'shape entry: RangeError: <layernorm-explainer>: activations.shape[1] must be a positive integer, got number 0',
+    'tokens: RangeError: <layernorm-explainer>: activations.tokens must have length 3 (one string per row), got length 1',
+    'row: RangeError: <layernorm-explainer>: row must be an integer >= 0, got number 1.5',
+    'row type: TypeError: <layernorm-explainer>: row must be an integer >= 0, got string "2"',
+    'zoom: RangeError: <layernorm-explainer>: zoom.to must be at least zoom.from + 3 = 13 (4 features), got number 12',
+    "scale: TypeError: <layernorm-explainer>: scale must be 'symlog', 'linear' or 'own', got string \"log\"",
   ]);
   // After all that, it still shows the last good inputs.
   expect(await stagesDiffer(page, 'layerNormStages', '{ gamma: w.gamma, beta: w.beta }')).toEqual([]);

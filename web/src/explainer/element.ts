@@ -248,7 +248,9 @@ export class LayerNormExplainer extends Base {
       const from = checkIndex('zoom.from', value?.from);
       const to = checkIndex('zoom.to', value?.to);
       if (to - from < 3)
-        throw new RangeError(`<layernorm-explainer>: zoom must span at least 4 features, got ${from} to ${to}`);
+        throw new RangeError(
+          RULES.mustBe('<layernorm-explainer>', 'zoom.to', `at least zoom.from + 3 = ${from + 3} (4 features)`, to),
+        );
       value = { from, to };
     }
     this.#zoom = value;
@@ -261,9 +263,7 @@ export class LayerNormExplainer extends Base {
   }
   set scale(value: ExplainerScale) {
     if (!SCALES.includes(value))
-      throw new TypeError(
-        RULES.mustBe('<layernorm-explainer>', 'scale', SCALES.map((v) => `'${v}'`).join(', '), value),
-      );
+      throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'scale', oneOf(SCALES), value));
     this.#scale = value;
     this.#reflectView();
     this.#invalidate();

@@ -3,9 +3,9 @@
  * the right type but the wrong size or value a RangeError, each saying what was expected and what
  * came (as the package's functions do).
  */
-import { describe } from '../describe.js';
 import { DEFAULT_NORM, isNormKind, NORM_KINDS, NORMS } from '../norms.js';
-import { RULES, oneOf } from '../rules.js';
+import { NO_OPTION_BECAUSE, RULES, oneOf } from '../rules.js';
+import { checkEps, numberError } from '../validate.js';
 import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './types.js';
 
 const WHERE = '<layernorm-explainer>';
@@ -21,24 +21,19 @@ export function checkWeights(value: unknown): ExplainerWeights | null {
     throw new TypeError(RULES.mustBe(WHERE, 'weights', 'an object { gamma, beta?, eps?, norm? } or null', value));
   const w = value as Record<string, unknown>;
   const gamma = float32('weights.gamma', w.gamma);
-  if (gamma.length === 0) throw new RangeError(`${WHERE}: weights.gamma is empty; expected d ≥ 1 values`);
+  if (gamma.length === 0)
+    throw new RangeError(RULES.mustBe(WHERE, 'weights.gamma', 'a Float32Array of d >= 1 values', gamma));
   const beta = w.beta === undefined || w.beta === null ? null : float32('weights.beta', w.beta);
   if (beta && beta.length !== gamma.length) {
-    throw new RangeError(
-      `${WHERE}: weights.beta has ${beta.length} values but weights.gamma has ${gamma.length}; they must be equal`,
-    );
+    throw new RangeError(RULES.lengthD(WHERE, 'weights.beta', gamma.length, beta.length));
   }
   if (w.norm !== undefined && !isNormKind(w.norm)) {
     throw new TypeError(RULES.mustBe(WHERE, 'weights.norm', oneOf(NORM_KINDS), w.norm));
   }
   const norm = w.norm ?? DEFAULT_NORM;
   if (!NORMS[norm].bias && beta)
-    throw new RangeError(`${WHERE}: weights.beta is given for an ${NORMS[norm].name}, which has no β`);
-  if (w.eps !== undefined && w.eps !== null) {
-    if (typeof w.eps !== 'number') throw new TypeError(RULES.mustBe(WHERE, 'weights.eps', 'a number', w.eps));
-    if (!(Number.isFinite(w.eps) && w.eps >= 0))
-      throw new RangeError(`${WHERE}: weights.eps must be a finite number ≥ 0, got ${w.eps}`);
-  }
+    throw new RangeError(RULES.noOption(WHERE, NO_OPTION_BECAUSE.noBias(NORMS[norm].name), 'weights.beta', beta));
+  if (w.eps !== null) checkEps(WHERE, w.eps, 'weights.eps');
   if (w.architecture !== undefined && w.architecture !== null && typeof w.architecture !== 'string') {
     throw new TypeError(RULES.mustBe(WHERE, 'weights.architecture', 'a string or null', w.architecture));
   }
@@ -53,12 +48,11 @@ export function checkWeights(value: unknown): ExplainerWeights | null {
 
 function checkShape(name: string, value: unknown): number[] {
   if (!Array.isArray(value) || value.length === 0)
-    throw new TypeError(RULES.mustBe(WHERE, name, 'a non-empty array of whole numbers', value));
-  for (const n of value) {
-    if (typeof n !== 'number') throw new TypeError(`${WHERE}: ${name} must hold numbers, got ${describe(n)}`);
-    if (!Number.isInteger(n) || n < 1)
-      throw new RangeError(`${WHERE}: ${name} must hold whole numbers ≥ 1, got [${value.join(', ')}]`);
-  }
+    throw new TypeError(RULES.mustBe(WHERE, name, 'a non-empty array of positive integers', value));
+  value.forEach((n: unknown, i) => {
+    if (!(typeof n === 'number' && Number.isInteger(n) && n >= 1))
+      throw numberError(WHERE, `${name}[${i}]`, 'a positive integer', n);
+  });
   return [...value] as number[];
 }
 
@@ -68,7 +62,7 @@ function checkTokens(name: string, value: unknown, rows: number): string[] | nul
     throw new TypeError(RULES.mustBe(WHERE, name, 'an array of strings', value));
   }
   if (value.length !== rows)
-    throw new RangeError(`${WHERE}: ${name} has ${value.length} strings for ${rows} rows; give one per row`);
+    throw new RangeError(RULES.lengthAs(WHERE, name, rows, 'one string per row', value.length));
   return [...value] as string[];
 }
 
@@ -84,7 +78,7 @@ export function checkActivations(value: unknown): ExplainerActivations | null {
   const size = shape.reduce((x, y) => x * y, 1);
   if (size !== data.length) {
     throw new RangeError(
-      `${WHERE}: activations.shape [${shape.join(', ')}] holds ${size} values but activations.data has ${data.length}`,
+      RULES.lengthAs(WHERE, 'activations.data', size, `the values of shape [${shape.join(', ')}]`, data.length),
     );
   }
   return { data, shape, tokens: checkTokens('activations.tokens', a.tokens, rowsOf(shape)) };
@@ -104,10 +98,9 @@ export function checkEngine(value: unknown): ExplainerEngine | null {
   };
 }
 
-/** A whole number ≥ 0 from a property (a TypeError or RangeError otherwise). */
+/** An integer >= 0 from a property (a TypeError or RangeError otherwise). */
 export function checkIndex(name: string, value: unknown): number {
-  if (typeof value !== 'number') throw new TypeError(RULES.mustBe(WHERE, name, 'a number', value));
-  if (!Number.isInteger(value) || value < 0)
-    throw new RangeError(`${WHERE}: ${name} must be a whole number ≥ 0, got ${value}`);
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0))
+    throw numberError(WHERE, name, 'an integer >= 0', value);
   return value;
 }
