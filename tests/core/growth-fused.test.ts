@@ -219,7 +219,7 @@ describe.each(SHAPES)('%s (d = %i, %i rows)', (_name, d, rows) => {
       [
         () => rt.rmsNorm(tx.view, d, { residual: tr.view, sumOut: tx.view, out: tx.view }),
         RangeError,
-        'rmsNorm: sumOut and out must not share memory (the sum and the output are both kept)',
+        'rmsNorm: sumOut and out must not share memory (both are outputs)',
       ],
       [
         () =>
@@ -229,7 +229,7 @@ describe.each(SHAPES)('%s (d = %i, %i rows)', (_name, d, rows) => {
             mean: new Float64Array(tstats.view.buffer, tstats.view.byteOffset + 8, rows),
           }),
         RangeError,
-        'layerNorm: mean and rstd must not share memory',
+        'layerNorm: mean and rstd must not share memory (both are outputs)',
       ],
       [
         () => rt.layerNormStages(tx.view, d, 0, { bias: tr.view.subarray(0, d) }),

@@ -42,7 +42,10 @@ const EXAMPLES: { [K in keyof typeof RULES]: [row: string, ...args: Parameters<(
     ['R6', 'layerNorm', 'bias', f32(3)],
     ['R6', 'rmsNorm', 'sumOut', f32(12)],
   ],
-  sumOutApart: [['R8', 'layerNorm']],
+  apart: [
+    ['R8', 'layerNorm', 'sumOut', 'out'],
+    ['R13', 'layerNorm', 'mean', 'rstd'],
+  ],
   coreOutOfMemory: [['46b', 'layerNorm']],
 };
 

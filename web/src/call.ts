@@ -103,7 +103,7 @@ export function checkNormCall(fn: string, norm: NormKind, x: unknown, d: unknown
   if (o.sumOut !== undefined && o.sumOut !== null) {
     if (!residual) throw new TypeError(RULES.needsResidual(fn, 'sumOut', o.sumOut));
     sumOut = checkSameKind(fn, 'sumOut', o.sumOut, kind, length);
-    if (out && sharesMemory(out, sumOut)) throw new RangeError(RULES.sumOutApart(fn));
+    if (out && sharesMemory(out, sumOut)) throw new RangeError(RULES.apart(fn, 'sumOut', 'out'));
   }
   if (!NORMS[norm].centred && o.mean !== undefined && o.mean !== null) {
     throw new TypeError(RULES.noOption(fn, NO_OPTION_BECAUSE.noMean(NORMS[norm].name), 'mean', o.mean));
@@ -131,15 +131,15 @@ function checkStatsApart(
     ob = out?.buffer,
     sb = sumOut?.buffer;
   if (mean && rstd && mb === rb && overlap(mean, rstd)) {
-    throw new RangeError(`${fn}: mean and rstd must not share memory`);
+    throw new RangeError(RULES.apart(fn, 'mean', 'rstd'));
   }
   const apart = (name: string, stat: Float64Array | null, b: ArrayBufferLike | undefined) => {
     if (!stat) return;
     if (out && b === ob && overlap(stat, out)) {
-      throw new RangeError(`${fn}: ${name} and out must not share memory (both are outputs)`);
+      throw new RangeError(RULES.apart(fn, name, 'out'));
     }
     if (sumOut && b === sb && overlap(stat, sumOut)) {
-      throw new RangeError(`${fn}: ${name} and sumOut must not share memory (both are outputs)`);
+      throw new RangeError(RULES.apart(fn, name, 'sumOut'));
     }
   };
   apart('mean', mean, mb);

@@ -19,7 +19,7 @@ function checkShape(shape: unknown, length: number): number[] {
   if (shape.length === 0) throw new RangeError(`${FN}: shape must have at least one dimension, got []`);
   const dims = dimensions('shape', shape);
   if (product(dims) !== length) {
-    throw new RangeError(`${FN}: shape [${dims.join(', ')}] holds ${product(dims)} values, but x has ${length}`);
+    throw new RangeError(RULES.lengthAs(FN, 'x', product(dims), `the values of shape [${dims.join(', ')}]`, length));
   }
   return dims;
 }
@@ -55,9 +55,8 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
     if (!Array.isArray(t.shape)) throw new TypeError(RULES.mustBe(FN, `${name}.shape`, 'an array', t.shape));
     shape = dimensions(`${name}.shape`, t.shape);
     if (product(shape) !== data.length) {
-      throw new RangeError(
-        `${FN}: ${name}.shape [${shape.join(', ')}] holds ${product(shape)} values, but ${name}.data has ${data.length}`,
-      );
+      const why = `the values of ${name}.shape [${shape.join(', ')}]`;
+      throw new RangeError(RULES.lengthAs(FN, `${name}.data`, product(shape), why, data.length));
     }
   } else {
     throw new TypeError(RULES.mustBe(FN, name, 'a Float32Array or { data: Float32Array, shape }', value));

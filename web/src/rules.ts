@@ -39,8 +39,8 @@ export const RULES = {
   /** bias or sumOut without the residual they belong to. */
   needsResidual: (fn: string, name: keyof typeof WITH_RESIDUAL, value: unknown) =>
     `${fn}: ${name} ${WITH_RESIDUAL[name]}: pass residual too (got ${name} ${describe(value)} alone)`,
-  /** sumOut in out's memory: the sum and the output are both kept. */
-  sumOutApart: (fn: string) => `${fn}: sumOut and out must not share memory (the sum and the output are both kept)`,
+  /** Two outputs in the same memory: each is written chunk by chunk, and both are kept. */
+  apart: (fn: string, a: string, b: string) => `${fn}: ${a} and ${b} must not share memory (both are outputs)`,
   /**
    * The one refusal only the core can know at run time: a 16-bit row wider than its stack staging
    * with no scratch given, and no memory left to allocate one (the façade passes scratch on every

@@ -82,7 +82,7 @@ const CATALOGUE = [
   [
     'outputs share memory',
     RangeError,
-    `${FN}: (sumOut and out must not share memory \\(the sum and the output are both kept\\)|mean and rstd must not share memory|(mean|rstd) and (out|sumOut) must not share memory \\(both are outputs\\))`,
+    `${FN}: (sumOut and out|mean and rstd|(mean|rstd) and (out|sumOut)) must not share memory \\(both are outputs\\)`,
   ],
   [
     'no such RMSNorm option',
@@ -176,7 +176,7 @@ const CATALOGUE = [
   [
     'shape size',
     RangeError,
-    `(?<fn>layerNormalization): (shape ${DIMS} holds \\S+ values, but x has \\d+|(gamma|beta)\\.shape ${DIMS} holds \\S+ values, but (gamma|beta)\\.data has \\d+)`,
+    `(?<fn>layerNormalization): (x must have length \\S+ \\(the values of shape ${DIMS}\\)|(gamma|beta)\\.data must have length \\S+ \\(the values of (gamma|beta)\\.shape ${DIMS}\\)), got length \\d+`,
   ],
   [
     'axis',
