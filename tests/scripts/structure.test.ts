@@ -1,6 +1,7 @@
 // web/scripts/structure.mjs, which `npm run lint` runs: it fails on an import cycle, on a source
 // file over 600 lines and on a file under web/ that decides by a norm's name instead of its row in
-// web/src/norms.ts, naming each, and passes on this repository. The made-up checkouts are git
+// web/src/norms.ts, and on an id the page looks up that its markup lacks, naming each, and passes
+// on this repository. The made-up checkouts are git
 // repositories in a temporary folder, their files new and untracked as a change under review is.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,7 +92,7 @@ describe('structure.mjs', () => {
     });
     expect(run(dir)).toEqual({
       status: 0,
-      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}.\n`,
+      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup.\n`,
       stderr: '',
     });
     expect(structureProblems(root)).toEqual([]);
@@ -133,8 +134,29 @@ describe('structure.mjs', () => {
     const r = run(dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
-      `no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}.`,
+      `no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}; `,
     );
+  });
+
+  test('fails on an id the page looks up that its markup does not define', () => {
+    const dir = checkout('page-ids', {
+      'web/page/index.html': '<main id="app"><!-- parts --></main>\n',
+      'web/page/parts/weights.html': '<section id="weights-card"><p id="eps-msg"></p></section>\n',
+      'web/page/plugins/forms.ts': 'export const radio = (v: string) => `<input id="norm-${v}" id="made">`;\n',
+      'web/page/src/panels/weights.ts':
+        "const card = $('weights-card');\nconst msg = $<HTMLParagraphElement>('eps-msg');\nconst made = $('made');\nconst gone = $('eps-mesage');\n",
+      'web/page/src/panels/check.ts': 'const lab = $<HTMLElement>("lab");\n',
+      // Outside the page's source, $ is something else.
+      'web/src/e.ts': "const x = $('nowhere');\n",
+    });
+    const defines = 'which no page markup defines (web/page/index.html, parts/)';
+    expect(structureProblems(dir)).toEqual([
+      `web/page/src/panels/check.ts:1: looks up #lab, ${defines}`,
+      `web/page/src/panels/weights.ts:4: looks up #eps-mesage, ${defines}`,
+    ]);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('every id the page looks up is in its markup.');
   });
 
   test("reads this repository's norms and forms from the specification's rows", () => {

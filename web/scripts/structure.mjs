@@ -3,7 +3,8 @@
 // JS, CSS and HTML alike; Markdown and data are not source), no import cycle among the
 // JavaScript and TypeScript modules (type-only imports count: a cycle of types still means two
 // files that cannot be read, or moved, one without the other), and no norm spelled out under web/
-// beside its one specification (NORM_SPEC: see normNameProblems).
+// beside its one specification (NORM_SPEC: see normNameProblems), and no id the page looks up
+// that its markup does not define (pageIdProblems).
 // Usage: node web/scripts/structure.mjs [DIR]   (DIR: a git checkout, default this repository;
 // exit 1 listing every problem)
 import { execFileSync } from 'node:child_process';
@@ -196,6 +197,27 @@ export function normNameProblems(paths, read) {
   return out;
 }
 
+/**
+ * The page's elements are looked up by id (`$('…')`, web/page/src/ui/dom.ts), which TypeScript
+ * cannot check: every id looked up must be written in the page's markup (index.html, parts/, or
+ * a build plugin's output), or the page fails where it mounts.
+ */
+export function pageIdProblems(paths, read) {
+  const markup = paths.filter((f) => /^web\/page\/(index\.html|parts\/.+\.html|plugins\/.+)$/.test(f));
+  const defined = new Set(markup.flatMap((f) => [...read(f).matchAll(/\bid="([^"$]+)"/g)].map((m) => m[1])));
+  const out = [];
+  for (const f of paths) {
+    if (!f.startsWith('web/page/src/') || !MODULE.test(f)) continue;
+    const text = read(f);
+    for (const m of text.matchAll(/\$(?:<[^>()]*>)?\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      if (defined.has(m[1])) continue;
+      const line = text.slice(0, m.index).split('\n').length;
+      out.push(`${f}:${line}: looks up #${m[1]}, which no page markup defines (web/page/index.html, parts/)`);
+    }
+  }
+  return out;
+}
+
 /** Every problem with the shape of the checkout `dir`, each one line; none when it is clean. */
 export function structureProblems(dir = root) {
   const files = sourceFiles(dir);
@@ -205,6 +227,7 @@ export function structureProblems(dir = root) {
     ...longFiles(files, read).map((p) => `${p}: split it into files with one job each`),
     ...importCycles(modules, read).map((c) => `import cycle: ${c}`),
     ...normNameProblems(files, read),
+    ...pageIdProblems(files, read),
   ];
 }
 
@@ -219,12 +242,13 @@ export function checkStructure(dir = root) {
       `The code base's shape (web/scripts/structure.mjs) has ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n- ${problems.join('\n- ')}\n` +
         `No source file may be over ${MAX_LINES} lines, and no module may import itself through others: ` +
         'move what both sides of a cycle need into a module they both import, or pass it in; ' +
-        `and no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}.`,
+        `no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}; ` +
+        'and every id the page looks up is in its markup.',
     );
     return false;
   }
   console.log(
-    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}.`,
+    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup.`,
   );
   return true;
 }
