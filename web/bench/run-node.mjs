@@ -219,11 +219,12 @@ if (isMain) {
       console.error(`Chromium run failed: ${e?.stack ?? e}`);
     }
     // The same-run A/B against the baseline and against 232e1e5 (the build before issue 19's
-    // regression), as `npm run bench -- --against <ref>` prints it.
+    // regression), as `npm run bench -- --against <ref>` prints it: once when they are one commit.
     const { runAb, baselineRef } = await import('./ab/run.mjs');
     const { formatAb } = await import('./ab/format.mjs');
     const abTables = [];
-    for (const ref of [baselineRef(), '232e1e5']) {
+    const baseline = baselineRef();
+    for (const ref of baseline.startsWith('232e1e5') ? [baseline] : [baseline, '232e1e5']) {
       try {
         abTables.push(formatAb(await runAb({ against: ref })));
       } catch (e) {

@@ -37,6 +37,13 @@ export function quantile(sorted, q) {
 }
 
 const yieldToLoop = () => new Promise((r) => setTimeout(r, 0));
+/**
+ * After the GC before a sample: Chromium frees the collected array buffers on other threads, and
+ * a sample taken at once paid for it. A candidate that follows an allocating one in the rotation
+ * (the resident forward after "new array") measured 1.0-2.4 µs per one-row call with a spread of
+ * 20-80%, where 30 ms later it measures 0.43-0.45 µs with 2-4%.
+ */
+const settle = () => new Promise((r) => setTimeout(r, 30));
 
 /**
  * Times candidates [{ c, row }]: calibrates each to ~targetMs per sample (at least minMs, or one
@@ -50,12 +57,14 @@ export async function timeCandidates(candidates, { rounds, minMs, targetMs, gc }
     await yieldToLoop();
   }
   // Interleaved rounds, rotating the order each round. A full GC (when the runner exposes one)
-  // before each sample keeps one candidate's garbage from being collected on another's clock.
+  // before each sample, and the time for its freeing to finish (settle), keep one candidate's
+  // garbage from being collected on another's clock.
   gc ??= () => {};
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < live.length; k++) {
       const l = live[(k + r) % live.length];
       gc();
+      await settle();
       const t = await timeIters(l.c, l.iters);
       l.samples.push(t / l.iters);
     }

@@ -79,12 +79,12 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
 
   /** The gain and bias in the heap, made once: the block stays where it is until dispose(). */
   #params(fn: string): Params {
-    this.address(`LayerNorm.${fn}`, this.#what, '; create a new one');
+    this.address(fn, this.#what, '; create a new one');
     return this.#gain;
   }
 
   forward<A extends ActivationArray = Float32Array>(x: A, out?: A): A {
-    const params = this.#params('forward');
+    const params = this.#params('LayerNorm.forward');
     // The per-token call: a float32 LayerNorm of plain live arrays that fit the chunk goes straight
     // to the kernel (what checkForward would accept, checked in a few comparisons).
     if (this.#plain && x instanceof Float32Array && ArrayBuffer.isView(x)) {
@@ -105,7 +105,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
 
   forwardTensor(input: WasmTensor<TensorArray>, output: WasmTensor<TensorArray>): void {
     const fn = 'LayerNorm.forwardTensor';
-    const params = this.#params('forwardTensor');
+    const params = this.#params('LayerNorm.forwardTensor');
     const src = Tensor.unwrap(fn, 'input', input, this.runtime);
     const dst = Tensor.unwrap(fn, 'output', output, this.runtime);
     if (src.d !== this.d || dst.d !== this.d) {
