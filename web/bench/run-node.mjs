@@ -160,7 +160,7 @@ export function resultsMarkdown(nodeRes, browserRes, abTables = [], when = new D
       'does less arithmetic and gives up accuracy on rows with large offsets, not a peer (web/bench/README.md). ' +
       'Target lines use paired ratios: per round, candidate A’s sample over candidate B’s sample from the same round, ' +
       'then the median over rounds (robust to load changing between rounds); the times shown beside them are the medians. ' +
-      'A full GC runs before each sample, outside the timed region. ' +
+      'A full GC runs before each sample, and 30 ms for the freeing to finish, outside the timed region. ' +
       'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',
     '',
   );
