@@ -153,7 +153,8 @@ extern "C" {
 
 // The common call (float32 LayerNorm, nothing fused) in plain arguments (addresses 0 for null).
 EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows, std::uint32_t d,
-                                       Address gamma, Address beta, double eps) {
+                                       Address gamma, Address beta, double eps, Address mean,
+                                       Address rstd) {
   layernorm::NormCall c;
   c.rows = rows;
   c.d = d;
@@ -162,6 +163,8 @@ EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows,
   c.gamma = In(gamma);
   c.beta = In(beta);
   c.eps = eps;
+  c.mean = reinterpret_cast<double*>(mean);
+  c.rstd = reinterpret_cast<double*>(rstd);
   return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 

@@ -152,10 +152,10 @@ function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
 }
 
 /**
- * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct).
- * `spec`: the norm's row, when the caller has it at hand (a lookup by the norm's name is a visible
- * share of a one-row call).
+ * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct):
+ * nothing fused, its statistics (mean, rstd) allowed. `spec`: the norm's row, when the caller has
+ * it at hand (a lookup by the norm's name is a visible share of a one-row call).
  */
 export function isPlain(c: CheckedNorm, spec: NormSpec = NORMS[c.norm]): boolean {
-  return spec.plain && c.kind.dtype === 'float32' && !c.residual && !c.mean && !c.rstd;
+  return spec.plain && c.kind.dtype === 'float32' && !c.residual;
 }

@@ -110,11 +110,13 @@ export class Executor {
     if (c.d > CHUNK) return this.#normalizeWide(c, resident);
     const at = this.#inChunk(c.d);
     this.#stageParams(c, at);
-    if (c.rows * c.d <= CHUNK && isPlain(c, this.#spec(c))) {
+    const stats = c.mean !== null || c.rstd !== null;
+    if (c.rows * c.d <= CHUNK && (!stats || c.rows <= STAT_ROWS) && isPlain(c, this.#spec(c))) {
       // One chunk of a plain call: the plan's per-token case (plain() says why it is written out).
       const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
       const beta = resident ? resident.beta : c.beta ? at.beta : 0;
-      return this.plain(c.x as Float32Array, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps);
+      const x = c.x as Float32Array;
+      return this.plain(x, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps, c.mean, c.rstd);
     }
     // A plan of one chunk (what #move would find) goes to #step from here: through #move, which
     // V8 does not inline #step into, the one-row statistics and fused calls measured 1.03-1.04x.
@@ -125,9 +127,9 @@ export class Executor {
   }
 
   /**
-   * The plan's per-token case: one chunk of a plain call (float32, LayerNorm, nothing fused; rows
-   * × d at most CHUNK) in the reserved areas, through `_lnw_layernorm`: copy in, one call, copy out,
-   * with no loop and no plan object. The stateless call (normalize()) and a resident LayerNorm's
+   * The plan's per-token case: one chunk of a plain call (float32, LayerNorm, nothing fused, its
+   * mean and rstd when asked for; rows × d at most CHUNK) in the reserved areas, through
+   * `_lnw_layernorm`: copy in, one call, copy out, with no loop and no plan object. The stateless call (normalize()) and a resident LayerNorm's
    * forward (its arrays checked there, without a CheckedNorm) take it. Written out because #step,
    * which every other chunk goes through, is too big for V8 to inline: a call of its own, which
    * measured 1.01-1.02x for layerNorm(x, d, { out }) and 1.045x for ln.forward(x, out) (with a job
@@ -141,10 +143,16 @@ export class Executor {
     gamma: number,
     beta: number,
     eps: number,
+    mean: Float64Array | null,
+    rstd: Float64Array | null,
   ): Float32Array {
     const start = this.#x >>> 2;
+    const meanAt = this.#rowStats,
+      rstdAt = this.#rowStats + 8 * STAT_ROWS;
     this.heap.module.HEAPF32.set(x, start);
-    this.#layerNormRows('layerNorm', this.#x, this.#x, rows, d, gamma, beta, eps);
+    this.#layerNormRows('layerNorm', this.#x, this.#x, rows, d, gamma, beta, eps, mean ? meanAt : 0, rstd ? rstdAt : 0);
+    if (mean) copyRows(this.heap.module.HEAPF64, meanAt, 1, mean, 0, rows);
+    if (rstd) copyRows(this.heap.module.HEAPF64, rstdAt, 1, rstd, 0, rows);
     if (out === null) return this.heap.module.HEAPF32.slice(start, start + rows * d);
     out.set(this.#floats(this.#x, rows * d));
     return out;
@@ -157,7 +165,7 @@ export class Executor {
    */
   direct(c: Job, plain: boolean, rows: number, x: number, y: number, params: Params): void {
     const { d, kind } = c;
-    if (plain) return this.#layerNormRows(c.fn, x, y, rows, d, params.gamma, params.beta, c.eps);
+    if (plain) return this.#layerNormRows(c.fn, x, y, rows, d, params.gamma, params.beta, c.eps, 0, 0);
     if (d <= CHUNK) return this.#normalizeAny(c, x, y, this.#inChunk(d), params.gamma, params.beta, rows);
     if (kind.bytes === 4) return this.#normalizeAny(c, x, y, NO_AREAS, params.gamma, params.beta, rows);
     // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
@@ -430,8 +438,10 @@ export class Executor {
     gamma: number,
     beta: number,
     eps: number,
+    mean: number,
+    rstd: number,
   ): void {
-    const status = this.heap.module._lnw_layernorm(x, y, n, d, gamma, beta, eps);
+    const status = this.heap.module._lnw_layernorm(x, y, n, d, gamma, beta, eps, mean, rstd);
     if (status !== 0) this.heap.check(status, fn);
   }
 

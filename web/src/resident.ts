@@ -96,7 +96,8 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
         (out === undefined || (out instanceof Float32Array && ArrayBuffer.isView(out) && out.length === n))
       ) {
         const y = (out ?? null) as Float32Array | null;
-        return this.runtime.executor.plain(x, y, n / this.d, this.d, params.gamma, params.beta, this.eps) as A;
+        const { gamma, beta } = params;
+        return this.runtime.executor.plain(x, y, n / this.d, this.d, gamma, beta, this.eps, null, null) as A;
       }
     }
     const call = checkForward(this, x, out);

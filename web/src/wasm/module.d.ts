@@ -6,8 +6,21 @@ export interface LayerNormModule {
   HEAPF64: Float64Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  /** The float32 LayerNorm (a plain wasm export, as is _lnw_normalize); addresses 0 for null. */
-  _lnw_layernorm(x: number, y: number, rows: number, d: number, gamma: number, beta: number, eps: number): number;
+  /**
+   * The float32 LayerNorm (a plain wasm export, as is _lnw_normalize), with its per-row mean and
+   * rstd when asked for; addresses 0 for null.
+   */
+  _lnw_layernorm(
+    x: number,
+    y: number,
+    rows: number,
+    d: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+    mean: number,
+    rstd: number,
+  ): number;
   /** Any call, each NormCall field an argument (norm and dtype by their wire codes). */
   _lnw_normalize(
     norm: number,
