@@ -129,8 +129,9 @@ export class Executor {
   /**
    * The plan's per-token case: one chunk of a plain call (float32, LayerNorm, nothing fused, its
    * mean and rstd when asked for; rows × d at most CHUNK) in the reserved areas, through
-   * `_lnw_layernorm`: copy in, one call, copy out, with no loop and no plan object. The stateless call (normalize()) and a resident LayerNorm's
-   * forward (its arrays checked there, without a CheckedNorm) take it. Written out because #step,
+   * `_lnw_layernorm`: copy in, one call, copy out, with no loop and no plan object. The stateless
+   * call (normalize()) and a resident LayerNorm's forward (its arrays checked there, without a
+   * CheckedNorm) take it. Written out because #step,
    * which every other chunk goes through, is too big for V8 to inline: a call of its own, which
    * measured 1.01-1.02x for layerNorm(x, d, { out }) and 1.045x for ln.forward(x, out) (with a job
    * made once per norm) at [1 x 768], same-run A/B.
