@@ -83,7 +83,9 @@ export function printResult(res, title) {
   console.log(`\n## ${title}\n`);
   console.log(res.machine + '\n');
   console.log(formatTables(res));
-  console.log('Targets (paired per-round ratios, median over rounds; times are the medians):');
+  console.log(
+    'Targets (paired per-round ratios: the median over rounds and its 95% interval; PASS or FAIL only when the whole interval is on one side; times are the medians):',
+  );
   console.log(formatTargets(res));
 }
 

@@ -159,7 +159,10 @@ export function resultsMarkdown(nodeRes, browserRes, abTables = [], when = new D
       'The float32-statistics limit is the same LayerNorm with one-pass float32 sums in wasm SIMD128: a floor that ' +
       'does less arithmetic and gives up accuracy on rows with large offsets, not a peer (web/bench/README.md). ' +
       'Target lines use paired ratios: per round, candidate A’s sample over candidate B’s sample from the same round, ' +
-      'then the median over rounds (robust to load changing between rounds); the times shown beside them are the medians. ' +
+      'then the median over rounds (robust to load changing between rounds), with a 95% confidence interval of that median ' +
+      '(order statistics); the times shown beside them are the medians. A line says PASS or FAIL only when the whole ' +
+      'interval is on one side of its target, and UNSURE when the interval straddles it. ' +
+      'A first round warms up and is not kept. ' +
       'A full GC runs before each sample, and 30 ms for the freeing to finish, outside the timed region. ' +
       'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',
     '',

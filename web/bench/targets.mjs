@@ -1,10 +1,16 @@
-// Target lines: the speed goals as paired ratios between candidates, each PASS, FAIL or N/A. The
-// targets for the operations around the norm are norm-candidates.mjs's normTargets.
+// Target lines: the speed goals as paired ratios between candidates, each PASS, FAIL, UNSURE or
+// N/A. The targets for the operations around the norm are norm-candidates.mjs's normTargets.
+//
+// A verdict is given only when the measurement decides it: PASS when the whole 95% confidence
+// interval of the median ratio is within the target, FAIL when the whole interval is beyond it,
+// UNSURE when the interval straddles the target. A median alone would pass a ratio whose
+// denominator the machine disturbed in half the rounds (a candidate at 0.65 µs in some rounds and
+// 1.8 µs in others made a 1.45x ratio read 0.61x in Chromium).
 
 import { BIAS, NO_BIAS, VARIANTS, VARIANT_LABEL } from './forms.mjs';
 import { fmtTime } from './format.mjs';
 import { normTargets } from './norm-candidates.mjs';
-import { quantile } from './timing.mjs';
+import { summarize } from './ab/paired.mjs';
 
 function cand(results, rows, d, id) {
   const s = results.find((r) => r.rows === rows && r.d === d);
@@ -17,43 +23,54 @@ function med(results, rows, d, id) {
 }
 
 /**
- * Ratio a/b for target lines: the median over rounds of a's sample / b's sample in the same round
- * (paired, so load changes between rounds cancel out); falls back to the ratio of medians.
+ * Ratio a/b for target lines: per round, a's sample / b's sample in that round (paired, so load
+ * changes between rounds cancel out); their median and its 95% interval ({ median, lo, hi },
+ * ab/paired.mjs's summarize), or null when either is not measured.
  */
-function pairedRatio(results, rows, d, a, b) {
+export function pairedRatio(results, rows, d, a, b) {
   const ca = cand(results, rows, d, a);
   const cb = cand(results, rows, d, b);
   if (!ca || !cb) return null;
-  const n = Math.min(ca.samples?.length ?? 0, cb.samples?.length ?? 0);
-  if (!n) return ca.median / cb.median;
-  const r = [];
-  for (let i = 0; i < n; i++) r.push(ca.samples[i] / cb.samples[i]);
-  r.sort((p, q) => p - q);
-  return quantile(r, 0.5);
+  const n = Math.min(ca.samples.length, cb.samples.length);
+  return summarize(Array.from({ length: n }, (_, i) => ca.samples[i] / cb.samples[i]));
+}
+
+/**
+ * The verdict on a measured { median, lo, hi } against a target (cmp '≤': at most limit; '≥': at
+ * least): PASS or FAIL only when the whole interval is on one side of the limit.
+ */
+export function verdict({ lo, hi }, limit, cmp) {
+  const [best, worst] = cmp === '≤' ? [hi <= limit, lo > limit] : [lo >= limit, hi < limit];
+  return best ? 'PASS' : worst ? 'FAIL' : 'UNSURE';
 }
 
 export function evaluateTargets(results, env) {
   const T = [];
   const ortKey = env.ortRefKey;
   const ortLabel = env.ortRefLabel ?? 'onnxruntime-web';
-  const add = (label, value, limit, fmt, cmp = '≤', detail = '') => {
-    if (value == null || !Number.isFinite(value)) {
-      T.push({ label, status: 'N/A', text: `N/A   ${label}: not measured` });
+  // m: { median, lo, hi } (the median and its 95% interval) or null.
+  const add = (label, m, limit, fmt, cmp = '≤', detail = '') => {
+    if (m == null || ![m.median, m.lo, m.hi].every(Number.isFinite)) {
+      T.push({ label, status: 'N/A', text: `N/A     ${label}: not measured` });
       return;
     }
-    const pass = cmp === '≤' ? value <= limit : value >= limit;
-    let shown = fmt(value);
-    if (shown === fmt(limit) && value !== limit) shown = fmt(value, 5); // don't print "0.300× (≤ 0.300×)" for a FAIL
+    const status = verdict(m, limit, cmp);
+    // Enough digits that a value beside an equal-looking limit shows which side it is on.
+    const show = (v) => (fmt(v) === fmt(limit) && v !== limit ? fmt(v, 5) : fmt(v));
     T.push({
       label,
-      status: pass ? 'PASS' : 'FAIL',
-      value,
+      status,
+      value: m.median,
+      lo: m.lo,
+      hi: m.hi,
       limit,
-      text: `${pass ? 'PASS' : 'FAIL'}  ${label}: ${shown} (target ${cmp} ${fmt(limit)})${detail ? ` — ${detail}` : ''}`,
+      text:
+        `${status.padEnd(6)}  ${label}: ${show(m.median)} (95% ${show(m.lo)} – ${show(m.hi)}; ` +
+        `target ${cmp} ${fmt(limit)})${detail ? ` — ${detail}` : ''}`,
     });
   };
   const x = (v, digits = 3) => `${v.toFixed(digits)}×`;
-  // Ratio a/b of two candidates' medians, with the times as detail.
+  // Paired ratio a/b of two candidates, with their median times as detail.
   const cmpRatio = (label, shape, a, b, limit, cmp = '≤', invert = false) => {
     const ta = med(results, shape[0], shape[1], a);
     const tb = med(results, shape[0], shape[1], b);
@@ -108,10 +125,10 @@ export function evaluateTargets(results, env) {
     `lnw-simd:out:${BIAS}`,
     2,
   );
-  const out1 = med(results, 1, 768, `lnw-simd:out:${BIAS}`);
+  const out1 = cand(results, 1, 768, `lnw-simd:out:${BIAS}`);
   add(
     '[1×768] caller out time per call',
-    out1 != null ? out1 * 1000 : null,
+    out1 ? summarize(out1.samples.map((ms) => ms * 1000)) : null,
     1.5,
     (v, digits = 3) => `${v.toFixed(digits)} µs`,
   );
@@ -136,7 +153,7 @@ export function evaluateTargets(results, env) {
       const a = med(results, s.rows, s.d, `lnw-simd:${api}:${NO_BIAS}`);
       const b = med(results, s.rows, s.d, `lnw-simd:${api}:${BIAS}`);
       const r = pairedRatio(results, s.rows, s.d, `lnw-simd:${api}:${NO_BIAS}`, `lnw-simd:${api}:${BIAS}`);
-      if (r != null && (worst == null || r > worst)) {
+      if (r != null && (worst == null || r.median > worst.median)) {
         worst = r;
         where = `${s.rows}×${s.d}: ${fmtTime(a)} vs ${fmtTime(b)}`;
       }
@@ -161,7 +178,7 @@ export function evaluateTargets(results, env) {
         const a = med(results, s.rows, s.d, `lnw-scalar:out:${v}`);
         const b = med(results, s.rows, s.d, `js:out:${v}`);
         const r = pairedRatio(results, s.rows, s.d, `js:out:${v}`, `lnw-scalar:out:${v}`);
-        if (r != null && (worst == null || r < worst)) {
+        if (r != null && (worst == null || r.median < worst.median)) {
           worst = r;
           where = `${s.rows}×${s.d} ${VARIANT_LABEL[v]}: ${fmtTime(a)} vs ${fmtTime(b)}`;
         }
