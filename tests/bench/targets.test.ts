@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateTargets, pairedRatio, verdict } from '../../web/bench/targets.mjs';
 // @ts-expect-error plain ESM module of the benchmark
 import { BIAS } from '../../web/bench/forms.mjs';
+// @ts-expect-error plain ESM module of the benchmark
+import { variantPairs } from '../../web/bench/variant-pairs.mjs';
 import { rng } from '../../web/shared/rng.mjs';
 
 const ROUNDS = 13; // the Chromium run's rounds per shape
@@ -65,6 +67,16 @@ describe('target lines', () => {
     expect(r.hi).toBe(2);
   });
 
+  it("takes a pair's own paired measurement over the main rounds when it has one", () => {
+    const results = oneRow([2, 4, 6], [1, 2, 3]) as { paired?: Record<string, number[]> }[];
+    results[0].paired = { [`lnw-simd:float16:${BIAS}|lnw-simd:out:${BIAS}`]: [1.25, 1.27, 1.26] };
+    const r = pairedRatio(results, 1, 768, `lnw-simd:float16:${BIAS}`, `lnw-simd:out:${BIAS}`);
+    expect(r.median).toBe(1.26);
+    expect(r.n).toBe(3);
+    // The reverse pair was not measured on its own: the main rounds' samples.
+    expect(pairedRatio(results, 1, 768, `lnw-simd:out:${BIAS}`, `lnw-simd:float16:${BIAS}`).median).toBe(0.5);
+  });
+
   it('passes a ratio clearly under its target, and shows its interval', () => {
     const t = f16Line(oneRow(samples(1.2, 1), samples(1, 2)));
     expect(t.status).toBe('PASS');
@@ -97,5 +109,16 @@ describe('target lines', () => {
     const t = f16Line([{ rows: 1, d: 768, candidates: [candidate(`lnw-simd:out:${BIAS}`, samples(1, 6))] }]);
     expect(t.status).toBe('N/A');
     expect(t.text).toBe('N/A     [1×768] float16 in/out vs float32, caller out: not measured');
+  });
+});
+
+describe('the variant pairs measured on their own', () => {
+  it('are the pairs the norm targets compare at that shape', () => {
+    const one = variantPairs(1, 768).map((p: string[]) => p.join(' / '));
+    expect(one).toContain(`lnw-simd:float16:${BIAS} / lnw-simd:out:${BIAS}`);
+    expect(one).toContain(`lnw-simd:stats:${BIAS} / lnw-simd:out:${BIAS}`);
+    expect(one).toHaveLength(5);
+    expect(variantPairs(1024, 768)).toHaveLength(8);
+    expect(variantPairs(64, 768)).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { fmtErr } from './format.mjs';
 import { createMemcpy } from './memcpy.mjs';
 import { evaluateTargets } from './targets.mjs';
 import { now, timeCandidates, timeIters } from './timing.mjs';
+import { measureVariantPairs } from './variant-pairs.mjs';
 
 /**
  * Fills row.maxErr, row.ok and row.error for candidate c: its output against `expected` (the copy
@@ -82,6 +83,7 @@ export async function runBenchmark(env, opts) {
       else log(`  [${rows}x${d}] ${c.name} (${VARIANT_LABEL[c.variant]}): ${row.error} — not timed`);
     }
     await timeCandidates(live, { rounds, minMs, targetMs, gc: env.gc });
+    const paired = await measureVariantPairs(live, rows, d, env.gc);
     built.cleanup();
     const bytes = 2 * rows * d * 4;
     const byId = Object.fromEntries(rowsOut.map((r) => [r.id, r]));
@@ -93,7 +95,7 @@ export async function runBenchmark(env, opts) {
       const ortRef = byId[`${env.ortRefKey}:${r.variant === '-' ? BIAS : r.variant}`]?.median;
       r.xOrt = ortRef ? r.median / ortRef : null;
     }
-    results.push({ rows, d, bytes, candidates: rowsOut });
+    results.push({ rows, d, bytes, candidates: rowsOut, paired });
     log(`  [${rows}x${d}] done in ${((now() - t0) / 1000).toFixed(1)} s (${rounds} rounds)`);
   }
   return { shapes: results, targets: evaluateTargets(results, env) };

@@ -162,6 +162,9 @@ export function resultsMarkdown(nodeRes, browserRes, abTables = [], when = new D
       'then the median over rounds (robust to load changing between rounds), with a 95% confidence interval of that median ' +
       '(order statistics); the times shown beside them are the medians. A line says PASS or FAIL only when the whole ' +
       'interval is on one side of its target, and UNSURE when the interval straddles it. ' +
+      'The variant ratios (rmsNorm, mean/rstd, the fused residual, float16 and bfloat16 against the plain call) ' +
+      'come from a paired measurement of their own, as the A/B above: 21 rounds of 9 back-to-back pairs of ~1 ms ' +
+      'samples, each side’s fastest per round. ' +
       'A first round warms up and is not kept. ' +
       'A full GC runs before each sample, and 30 ms for the freeing to finish, outside the timed region. ' +
       'Bias-free = γ given, β omitted. Ratios are the numbers to compare; absolute times drift between runs.',

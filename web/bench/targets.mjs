@@ -23,7 +23,8 @@ function med(results, rows, d, id) {
 }
 
 /**
- * Ratio a/b for target lines: per round, a's sample / b's sample in that round (paired, so load
+ * Ratio a/b for target lines: the per-round ratios of the pair's own paired measurement when it
+ * has one (variant-pairs.mjs), else a's sample / b's sample in each main round (paired, so load
  * changes between rounds cancel out); their median and its 95% interval ({ median, lo, hi },
  * ab/paired.mjs's summarize), or null when either is not measured.
  */
@@ -31,6 +32,8 @@ export function pairedRatio(results, rows, d, a, b) {
   const ca = cand(results, rows, d, a);
   const cb = cand(results, rows, d, b);
   if (!ca || !cb) return null;
+  const own = results.find((r) => r.rows === rows && r.d === d)?.paired?.[`${a}|${b}`];
+  if (own?.length) return summarize(own);
   const n = Math.min(ca.samples.length, cb.samples.length);
   return summarize(Array.from({ length: n }, (_, i) => ca.samples[i] / cb.samples[i]));
 }
