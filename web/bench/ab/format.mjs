@@ -10,7 +10,8 @@ function gateCell(r, limit) {
   if (r.missing) return 'skipped: not in the baseline';
   const word = r.verdict === 'fail' ? '**FAIL**' : 'pass';
   if (!r.first) return `${word} (interval ≤ ${x(limit)})`;
-  return `${word} after re-measuring (first ${x(r.first.median)}, ${range(r.first)}; again ${x(r.remeasured.median)})`;
+  const third = r.confirmed ? `; a third time ${x(r.confirmed.median)}` : '';
+  return `${word} after re-measuring (first ${x(r.first.median)}, ${range(r.first)}; again ${x(r.remeasured.median)}${third})`;
 }
 
 export function formatAb(res) {
@@ -29,7 +30,8 @@ export function formatAb(res) {
       `statistics), and the interquartile range of the per-round ratios (the spread).` +
       (limit
         ? ` Gate: a row fails when its median is over ${x(limit)}; a row whose interval reaches over it is ` +
-          `measured again (as many processes, twice the rounds) and judged on all its rounds.`
+          `measured again (as many processes, twice the rounds) and judged on all its rounds; one over the ` +
+          `limit then is measured a third time after a pause, and fails only if it is over the limit again.`
         : ''),
     '',
   );

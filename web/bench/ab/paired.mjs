@@ -93,12 +93,16 @@ export function summarize(ratios) {
  * The gate: rows [{ id, ratios } | { id, missing: 'head' | 'ref' }] of the first measurement;
  * remeasure(ids) → { [id]: ratios } measures those rows again (as many processes, twice the rounds).
  * A row passes at once when the upper end of its median's 95% interval is within the limit; any
- * other is measured again and fails only when the median of all its ratios (both measurements) is
- * over the limit. Noise alone seldom puts the interval's end over 1.05 and almost never the median
+ * other is measured again and is over the limit when the median of all its ratios (both
+ * measurements) is. Noise alone seldom puts the interval's end over 1.05 and almost never the median
  * of three measurements' worth of rounds, while a real regression of more than 5% moves the median
- * itself. A call HEAD lacks fails; one the baseline lacks is skipped (and shown). Returns, per row,
- * { id, verdict: 'pass' | 'fail' | 'skipped', ...summary, first?, remeasured? }, and whether any
- * row failed.
+ * itself. A row over the limit is then measured a third time (remeasure again; ab/run.mjs pauses
+ * first) and fails only when that measurement's median is over the limit too: on a loaded machine
+ * (CI right after the fuzzers, load average 4) the one-row calls of an unchanged build measured
+ * 1.054x and then 1.103x, and 1.015x in a quiet minute after. A real regression is over the limit
+ * in every measurement. A call HEAD lacks fails; one the baseline lacks is skipped (and shown).
+ * Returns, per row, { id, verdict: 'pass' | 'fail' | 'skipped', ...summary, first?, remeasured?,
+ * confirmed? }, and whether any row failed.
  */
 export async function gate(rows, remeasure, limit) {
   const judged = rows.map((r) =>
@@ -114,6 +118,12 @@ export async function gate(rows, remeasure, limit) {
       Object.assign(r, summarize([...r.ratios, ...again[r.id]]));
     }
     r.verdict = r.median > limit ? 'fail' : 'pass';
+  }
+  const over = judged.filter((r) => !r.missing && r.verdict === 'fail');
+  const third = over.length ? await remeasure(over.map((r) => r.id)) : {};
+  for (const r of over) {
+    r.confirmed = summarize(third[r.id]);
+    if (r.confirmed.median <= limit) r.verdict = 'pass';
   }
   return { rows: judged, failed: judged.some((r) => r.verdict === 'fail') };
 }
