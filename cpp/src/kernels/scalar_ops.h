@@ -49,19 +49,15 @@ struct ScalarOps {
   }
   LAYERNORM_INLINE static double Lane0(F64 a) { return a.v[0]; }
   LAYERNORM_INLINE static double Lane1(F64 a) { return a.v[1]; }
+  // Lanes are written out here, never looped over: at -Os a loop over the lanes is not unrolled,
+  // and the vector it indexes is kept in memory. With MaxAbsBits as such a loop, the one-row call
+  // with a gain and a bias (whose first pass takes the largest gain) took 1.7 us, 1.2 us now.
   LAYERNORM_INLINE static F32 MaxAbsBits(F32 acc, F32 v) {
-    for (int i = 0; i < 4; ++i) {
-      const std::uint32_t a = FloatBits(v.v[i]) & 0x7fffffffu;
-      if (a > FloatBits(acc.v[i])) acc.v[i] = BitsFloat(a);
-    }
-    return acc;
+    return {{MaxAbs(acc.v[0], v.v[0]), MaxAbs(acc.v[1], v.v[1]), MaxAbs(acc.v[2], v.v[2]),
+             MaxAbs(acc.v[3], v.v[3])}};
   }
   LAYERNORM_INLINE static float MaxLane(F32 a) {
-    float m = a.v[0];
-    for (int i = 1; i < 4; ++i) {
-      if (FloatBits(a.v[i]) > FloatBits(m)) m = a.v[i];
-    }
-    return m;
+    return MaxBits(MaxBits(a.v[0], a.v[1]), MaxBits(a.v[2], a.v[3]));
   }
 
   // float16 and bfloat16 lane by lane, with half.h's conversions.
@@ -97,17 +93,30 @@ struct ScalarOps {
   LAYERNORM_INLINE static bool AnyLane(F32) { return false; }
 
  private:
+  // The larger of m and |v| by their bits (a NaN is above +Inf), as the SIMD lanes compare them.
+  LAYERNORM_INLINE static float MaxAbs(float m, float v) {
+    return MaxBits(m, BitsFloat(FloatBits(v) & 0x7fffffffu));
+  }
+  LAYERNORM_INLINE static float MaxBits(float a, float b) {
+    return FloatBits(b) > FloatBits(a) ? b : a;
+  }
   LAYERNORM_INLINE static F32 LoadF16x4(const std::uint16_t* p) {
     return {{F16ToF32(p[0]), F16ToF32(p[1]), F16ToF32(p[2]), F16ToF32(p[3])}};
   }
   LAYERNORM_INLINE static void StoreF16x4(std::uint16_t* p, F32 a) {
-    for (int i = 0; i < 4; ++i) p[i] = F32ToF16(a.v[i]);
+    p[0] = F32ToF16(a.v[0]);
+    p[1] = F32ToF16(a.v[1]);
+    p[2] = F32ToF16(a.v[2]);
+    p[3] = F32ToF16(a.v[3]);
   }
   LAYERNORM_INLINE static F32 LoadBF16x4(const std::uint16_t* p) {
     return {{BF16ToF32(p[0]), BF16ToF32(p[1]), BF16ToF32(p[2]), BF16ToF32(p[3])}};
   }
   LAYERNORM_INLINE static void StoreBF16x4(std::uint16_t* p, F32 a) {
-    for (int i = 0; i < 4; ++i) p[i] = F32ToBF16(a.v[i]);
+    p[0] = F32ToBF16(a.v[0]);
+    p[1] = F32ToBF16(a.v[1]);
+    p[2] = F32ToBF16(a.v[2]);
+    p[3] = F32ToBF16(a.v[3]);
   }
 };
 
