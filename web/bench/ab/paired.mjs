@@ -96,15 +96,15 @@ export function summarize(ratios) {
  * other is measured again and is over the limit when the median of all its ratios (both
  * measurements) is. Noise alone seldom puts the interval's end over 1.05 and almost never the median
  * of three measurements' worth of rounds, while a real regression of more than 5% moves the median
- * itself. A row over the limit is then measured a third time (remeasure again; ab/run.mjs pauses
- * first) and fails only when that measurement's median is over the limit too: on a loaded machine
+ * itself. A row over the limit is then measured a third time (confirm(ids), which ab/run.mjs makes
+ * remeasure after a pause) and fails only when that median is over the limit too: on a loaded machine
  * (CI right after the fuzzers, load average 4) the one-row calls of an unchanged build measured
  * 1.054x and then 1.103x, and 1.015x in a quiet minute after. A real regression is over the limit
  * in every measurement. A call HEAD lacks fails; one the baseline lacks is skipped (and shown).
  * Returns, per row, { id, verdict: 'pass' | 'fail' | 'skipped', ...summary, first?, remeasured?,
  * confirmed? }, and whether any row failed.
  */
-export async function gate(rows, remeasure, limit) {
+export async function gate(rows, remeasure, limit, confirm = remeasure) {
   const judged = rows.map((r) =>
     r.missing ? { ...r, verdict: r.missing === 'head' ? 'fail' : 'skipped' } : { ...r, ...summarize(r.ratios) },
   );
@@ -120,7 +120,7 @@ export async function gate(rows, remeasure, limit) {
     r.verdict = r.median > limit ? 'fail' : 'pass';
   }
   const over = judged.filter((r) => !r.missing && r.verdict === 'fail');
-  const third = over.length ? await remeasure(over.map((r) => r.id)) : {};
+  const third = over.length ? await confirm(over.map((r) => r.id)) : {};
   for (const r of over) {
     r.confirmed = summarize(third[r.id]);
     if (r.confirmed.median <= limit) r.verdict = 'pass';

@@ -105,20 +105,22 @@ export async function runAb(args, log = (s) => console.log(s)) {
   });
   let failed = false;
   if (args.gate) {
-    let asked = 0;
-    const remeasure = async (ids) => {
-      // The third measurement (gate(), ab/paired.mjs) starts after a pause, so that a machine
-      // still busy with what ran before (CI's fuzzers) has settled.
-      if (asked++ > 0) {
-        log(`over the limit twice; measuring a third time after ${CONFIRM_PAUSE_MS / 1000} s: ${ids.join(', ')}`);
-        await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
-      } else {
-        log(`measuring again: ${ids.join(', ')}`);
-      }
+    const remeasure = (ids) => {
       const again = measureInProcesses({ ...spec, ids, rounds: 2 * rounds }, processes, log);
       return Object.fromEntries(ids.map((id) => [id, again.calls[id].ratios]));
     };
-    ({ rows, failed } = await gate(rows, remeasure, GATE_LIMIT));
+    const measureAgain = (ids) => {
+      log(`measuring again: ${ids.join(', ')}`);
+      return remeasure(ids);
+    };
+    // The third measurement (gate(), ab/paired.mjs) starts after a pause, so that a machine still
+    // busy with what ran before (CI's fuzzers) has settled.
+    const confirm = async (ids) => {
+      log(`over the limit twice; measuring a third time after ${CONFIRM_PAUSE_MS / 1000} s: ${ids.join(', ')}`);
+      await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
+      return remeasure(ids);
+    };
+    ({ rows, failed } = await gate(rows, measureAgain, GATE_LIMIT, confirm));
   } else {
     rows = rows.map((r) => (r.missing ? r : { ...r, ...summarize(r.ratios) }));
   }
