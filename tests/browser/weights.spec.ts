@@ -157,6 +157,16 @@ test('ε is editable and validated', async ({ page }) => {
   await page.locator('#eps').fill('-1');
   await expect(page.locator('#eps-msg')).toContainText('ε must be a finite number ≥ 0');
   await expect(page.locator('#eps')).toHaveAttribute('aria-invalid', 'true');
+  // Decimals a double cannot hold are refused, not taken as 0 or Infinity.
+  for (const text of ['1e-400', '1e400']) {
+    await page.locator('#eps').fill('0.1');
+    await expect(page.locator('#eps-msg')).toBeEmpty();
+    await page.locator('#eps').fill(text);
+    await expect(page.locator('#eps-msg')).toHaveText(
+      'ε must be a finite number ≥ 0 that a double holds (0, or from 5e-324 up), e.g. 1e-5.',
+    );
+    await expect(page.locator('#eps')).toHaveAttribute('aria-invalid', 'true');
+  }
   await page.locator('#eps').fill('0.1');
   await expect(page.locator('#eps-msg')).toBeEmpty();
   await expect(page.locator('#out-summary')).toContainText('ε = 0.1,');

@@ -224,7 +224,11 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
             : '';
     const bad = s.eps === null;
     markInvalid(eps, bad);
-    setMsg($('eps-msg'), bad ? 'ε must be a finite number ≥ 0, e.g. 1e-5.' : '', bad ? 'error' : 'info');
+    setMsg(
+      $('eps-msg'),
+      bad ? 'ε must be a finite number ≥ 0 that a double holds (0, or from 5e-324 up), e.g. 1e-5.' : '',
+      bad ? 'error' : 'info',
+    );
   }
 
   store.watch(['weightsSource', 'weightsLoad', 'weights', 'variant', 'epsText', 'eps', 'epsOrigin'], render);
