@@ -408,6 +408,37 @@ describe('CLI (in process, reference runtime)', () => {
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
   });
 
+  it('says which family it could not place and what it assumed (RecurrentGemma, which computes with 1 + w)', async () => {
+    const w = toBytes(
+      buildSafetensors([{ name: 'model.final_norm.weight', dtype: 'F32', shape: [D], data: f32Bytes(gamma) }]).file,
+    );
+    writeFileSync(p('recurrentgemma.safetensors'), w);
+    writeFileSync(
+      p('recurrentgemma-config.json'),
+      JSON.stringify({
+        model_type: 'recurrent_gemma',
+        architectures: ['RecurrentGemmaForCausalLM'],
+        rms_norm_eps: 1e-6,
+      }),
+    );
+    const res = await cli(
+      '--weights',
+      p('recurrentgemma.safetensors'),
+      '--config',
+      p('recurrentgemma-config.json'),
+      '--in',
+      p('x.npy'),
+    );
+    expect(res.code).toBe(0);
+    expect(res.err).toBe(
+      `layernorm-wasm: warning: model_type "recurrent_gemma" in ${p('recurrentgemma-config.json')} is not a family ` +
+        `the loader's table knows (README "Which norm, γ and ε"), so it assumed RMSNorm (${p('recurrentgemma-config.json')} ` +
+        '(model_type "recurrent_gemma"): rms_norm_eps = 0.000001) and γ = w, the weight as stored (if its code ' +
+        'computes with 1 + w, as Gemma’s does, γ is off by 1)',
+    );
+    expect(res.out).toContain('weights   RMSNorm model.final_norm.weight [F32] from ');
+  });
+
   it('--expect compares shapes, axes of size 1 aside: a transposed [3, 4] fails, a [1, 6, 32] passes and is noted', async () => {
     // 12 values either way: a comparison of lengths would pass [4, 3] against an input [3, 4].
     const g4 = lnfValues(SEED + 9, 4);

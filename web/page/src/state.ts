@@ -53,6 +53,8 @@ export interface Weights {
   /** ε as the checkpoint states it; null when it does not say. */
   eps: number | null;
   architecture: string | null;
+  /** What the loader could not tell from the checkpoint and assumed, one sentence each. */
+  warnings: string[];
 }
 
 export interface WeightsLoad {

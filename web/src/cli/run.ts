@@ -156,6 +156,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read` +
       (weights.convention.gain !== 'w' ? `, γ = ${weights.convention.gain} (${weights.convention.family})` : ''),
   );
+  for (const warning of weights.warnings) io.err(`layernorm-wasm: warning: ${warning}`);
   io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps} (${epsFrom})`);
   io.out(`backend   ${rt.backend}, kernel ${rt.kernel}`);
   io.out(`time      ${ms.toFixed(3)} ms`);

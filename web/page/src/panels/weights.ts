@@ -154,7 +154,8 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
 
     const w = s.weights;
     const l = s.weightsLoad;
-    // The notice: a problem with what was typed, a failed load, or a load that keeps the page waiting.
+    // The notice: a problem with what was typed, a failed load, a load that keeps the page waiting,
+    // or what the loader assumed about the weights in use.
     let text: string | null = null;
     let kind = 'warn';
     if (localProblem) text = localProblem;
@@ -164,6 +165,8 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       text =
         `Loading ${l.label}… ${fmtBytes(l.bytesRead)} read. Everything below starts as soon as the weights arrive; ` +
         'the page stops waiting after 20 s without data.';
+    } else if (w && w.warnings.length > 0 && l?.status !== 'loading') {
+      text = `Note: ${w.warnings.map((warning) => `${warning}.`).join(' ')}`;
     }
     notice.hidden = text === null;
     notice.dataset.kind = kind;
