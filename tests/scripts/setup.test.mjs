@@ -7,8 +7,9 @@
 // The tools setup looks for are faked by putting scripts first on PATH; the system's own
 // prefixes are hidden from CMake by a toolchain file (CMAKE_TOOLCHAIN_FILE in the environment,
 // CMake 3.21+; CMAKE_SYSTEM_IGNORE_PREFIX_PATH, 3.23+) so that a test's fake prefix is the only
-// place SIMDe and GoogleTest can be found. The real emcc, cmake, make and C++ compiler must be
-// installed, as for `npm test`.
+// place SIMDe and GoogleTest can be found. The real cmake, make and C++ compiler must be
+// installed, as for `npm test`; emcc is a fake wherever setup's output is compared, so that the
+// Emscripten installed (Debian 12's 3.1.6, Debian 13's 3.1.69, emsdk's) changes nothing here.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
@@ -160,6 +161,8 @@ function advice(debs, elsewhere) {
 
 const MISSING = 'layernorm-wasm cannot build or test here yet. Missing:\n';
 const PATH = process.env.PATH;
+/** PATH with a fake emcc of a tested version (Debian 13's) first, whatever Emscripten is installed. */
+const EMCC_PATH = `${fakeBin({ emcc: '3.1.69' }).bin}:${PATH}`;
 
 describe('Node', () => {
   /** setup as if run by Node `version` (process.version and process.versions.node replaced first). */
@@ -225,11 +228,23 @@ describe('Emscripten', () => {
     );
   });
 
-  test('a newer emcc passes, with a note of the version the builds are tested with', () => {
+  for (const version of ['3.1.6', '3.1.69']) {
+    test(`${version}, a version the builds are tested with (Debian ${version === '3.1.6' ? 12 : 13}), passes without a note`, () => {
+      const fake = fakeBin({ emcc: version });
+      assert.deepEqual(setup(['--check'], { PATH: `${fake.bin}:${PATH}` }), {
+        status: 0,
+        stdout: 'Everything checked is there.\n',
+        stderr: '',
+      });
+    });
+  }
+
+  test('another newer emcc passes, with a note of the versions the builds are tested with', () => {
     const fake = fakeBin({ emcc: '3.1.74' });
     assert.deepEqual(setup(['--check'], { PATH: `${fake.bin}:${PATH}` }), {
       status: 0,
-      stdout: 'Emscripten 3.1.74: the builds are tested with 3.1.6 (Debian 12).\nEverything checked is there.\n',
+      stdout:
+        'Emscripten 3.1.74: the builds are tested with 3.1.6 (Debian 12) and 3.1.69 (Debian 13).\nEverything checked is there.\n',
       stderr: '',
     });
   });
@@ -250,7 +265,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
     const simde = simdePrefix();
     const gtest = gtestPrefix();
     const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: `${simde}:${gtest}` };
-    assert.deepEqual(setup(['--check', '--native'], env), {
+    assert.deepEqual(setup(['--check', '--native'], { ...env, PATH: EMCC_PATH }), {
       status: 0,
       stdout: `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
       stderr: '',
@@ -267,7 +282,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
       CPLUS_INCLUDE_PATH: join(simde, 'include'),
       CMAKE_PREFIX_PATH: gtest,
     };
-    const r = setup(['--check', '--native'], env);
+    const r = setup(['--check', '--native'], { ...env, PATH: EMCC_PATH });
     assert.equal(
       r.stdout,
       `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
@@ -278,7 +293,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
   });
 
   test('nowhere CMake looks: refused with what to install, and the build refuses too', () => {
-    const fake = fakeBin();
+    const fake = fakeBin({ emcc: '3.1.69' });
     const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, PATH: `${fake.bin}:${PATH}` };
     assert.deepEqual(setup(['--check', '--native'], env), {
       status: 1,
@@ -302,7 +317,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
   test('SIMDe found but not GoogleTest: only GoogleTest is missing, for setup and for the build', () => {
     const simde = simdePrefix();
     const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: simde };
-    const r = setup(['--check', '--native'], env);
+    const r = setup(['--check', '--native'], { ...env, PATH: EMCC_PATH });
     assert.equal(r.status, 1);
     assert.equal(
       r.stderr.split('\n')[1],
@@ -318,7 +333,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
 test("when CMake cannot configure a C++ project, setup says CMake's error", () => {
   const failing = join(folder('toolchain'), 'failing.cmake');
   write(failing, 'message(FATAL_ERROR "this toolchain file stops every configure")\n');
-  const r = setup(['--check', '--native'], { CMAKE_TOOLCHAIN_FILE: failing });
+  const r = setup(['--check', '--native'], { CMAKE_TOOLCHAIN_FILE: failing, PATH: EMCC_PATH });
   const problem =
     'not checked, as CMake cannot configure a C++ project here: this toolchain file stops every configure';
   assert.equal(r.status, 1);

@@ -24,7 +24,9 @@ import { CHROMIUM_PATH, root } from './common.mjs';
 
 const args = process.argv.slice(2);
 const checkOnly = args.includes('--check');
-const MIN_EMSCRIPTEN = [3, 1, 6]; // Debian 12's, the version the builds are tested with
+const MIN_EMSCRIPTEN = [3, 1, 6]; // Debian 12's
+// The versions the builds are tested with: Debian 12's and Debian 13's. Another (emsdk's) gets a note.
+const TESTED_EMSCRIPTEN = { '3.1.6': 'Debian 12', '3.1.69': 'Debian 13' };
 const MIN_CMAKE = [3, 20, 0]; // CMakeLists.txt's cmake_minimum_required
 
 // Node for developing: package.json's devEngines range, which is what Vite 8 and its bundler
@@ -149,8 +151,9 @@ const requirements = [
       const v = version(output('emcc', ['--version']));
       if (!v) return 'emcc is not on PATH';
       if (!atLeast(v, MIN_EMSCRIPTEN)) return `emcc is ${v.join('.')}`;
-      if (v.join('.') !== MIN_EMSCRIPTEN.join('.')) {
-        console.log(`Emscripten ${v.join('.')}: the builds are tested with ${MIN_EMSCRIPTEN.join('.')} (Debian 12).`);
+      if (!Object.hasOwn(TESTED_EMSCRIPTEN, v.join('.'))) {
+        const tested = Object.entries(TESTED_EMSCRIPTEN).map(([version, where]) => `${version} (${where})`);
+        console.log(`Emscripten ${v.join('.')}: the builds are tested with ${tested.join(' and ')}.`);
       }
       return null;
     },
@@ -219,7 +222,8 @@ if (args.includes('--fuzz')) {
   requirements.push({
     what: 'clang++ with libFuzzer and the sanitizer runtimes',
     check: () => (clangFuzzes() ? null : 'clang++ cannot link -fsanitize=fuzzer,address,undefined'),
-    debian: ['clang', 'libclang-rt-14-dev'],
+    // Debian's default clang and the compiler-rt of that version (14 on Debian 12, 19 on 13).
+    debian: ['clang', 'libclang-rt-dev'],
     elsewhere: 'LLVM’s clang with compiler-rt (Apple’s clang has no libFuzzer: `brew install llvm`)',
   });
 }
