@@ -169,7 +169,7 @@ describe('Node', () => {
   const asNode = (version) =>
     setup(
       ['--check'],
-      {},
+      { PATH: EMCC_PATH },
       {
         nodeOptions: [
           '--import',
@@ -178,18 +178,20 @@ describe('Node', () => {
       },
     );
   const refusal = (version) =>
-    `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node 20.19+ or 22.12+ (^20.19.0 || >=22.12.0), this is v${version}:\n` +
-    'Vite 8 and its bundler Rolldown require it. The package itself runs on Node 20.0 and later; only working on it\n' +
-    'needs the newer Node. Debian 12’s own nodejs is 18: install a current Node 20 or 22 from NodeSource’s Debian\n' +
-    'repository, nodejs.org, or a version manager (nvm, fnm), ahead of /usr/bin/node on PATH.\n';
+    `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node 20.19+, 22.12+ or 24+ (^20.19.0 || ^22.12.0 || >=24.0.0), this is v${version}:\n` +
+    'Vite 8, its bundler Rolldown and Vitest 4 require it. The package itself runs on Node 20.0 and later; only\n' +
+    'working on it needs the newer Node. Take a supported LTS, Node 22 or 24 (Debian 12’s own nodejs is 18; Debian\n' +
+    '13’s, 20.19, works but left support in April 2026), from NodeSource’s Debian repository, nodejs.org, or a\n' +
+    'version manager (nvm, fnm), ahead of /usr/bin/node on PATH.\n';
 
-  for (const version of ['18.19.0', '20.0.0', '20.18.3', '21.7.3', '22.11.0']) {
+  for (const version of ['18.19.0', '20.0.0', '20.18.3', '21.7.3', '22.11.0', '23.11.0']) {
     test(`${version} is refused for developing, saying the package itself runs on 20.0+`, () => {
       assert.deepEqual(asNode(version), { status: 1, stdout: '', stderr: refusal(version) });
     });
   }
 
-  for (const version of ['20.19.0', '22.12.0', '24.0.0']) {
+  // 20.19.2 is Debian 13's nodejs.
+  for (const version of ['20.19.0', '20.19.2', '22.12.0', '24.0.0', '26.1.0']) {
     test(`${version} passes the Node check`, () => {
       const r = asNode(version);
       assert.doesNotMatch(r.stderr, /Developing layernorm-wasm/);
@@ -197,13 +199,33 @@ describe('Node', () => {
     });
   }
 
-  test("devEngines is the range Vite and Rolldown declare in the lock file (package.json's engines stays >=20)", () => {
+  /** Whether Node `version` (x.y.z) is in `range`, a `||` of `^x.y.z` and `>=x.y.z` (all the tools here write). */
+  function inRange(version, range) {
+    const v = version.split('.').map(Number);
+    return range.split('||').some((alternative) => {
+      const m = /^\s*(\^|>=)(\d+)\.(\d+)\.(\d+)\s*$/.exec(alternative);
+      assert.ok(m, `cannot read "${alternative}" of "${range}"`);
+      const min = m.slice(2).map(Number);
+      const above = v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2];
+      return above && (m[1] === '>=' || v[0] === min[0]);
+    });
+  }
+
+  test("devEngines is the Nodes that Vite, Rolldown and Vitest all declare in the lock file (package.json's engines stays >=20)", () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
-    assert.deepEqual(
-      ['vite', 'rolldown'].map((name) => lock[`node_modules/${name}`].engines.node),
-      [pkg.devEngines.runtime.version, pkg.devEngines.runtime.version],
-    );
+    const tools = ['vite', 'rolldown', 'vitest'].map((name) => lock[`node_modules/${name}`].engines.node);
+    const dev = pkg.devEngines.runtime.version;
+    // Every release line's first and a late version, and the boundaries the ranges name.
+    const versions = [18, 19, 20, 21, 22, 23, 24, 25, 26, 27].flatMap((major) => [`${major}.0.0`, `${major}.40.0`]);
+    versions.push('20.18.9', '20.19.0', '22.11.9', '22.12.0', '22.13.0', '23.5.0');
+    for (const version of versions) {
+      assert.equal(
+        inRange(version, dev),
+        tools.every((range) => inRange(version, range)),
+        `Node ${version}: ${dev} vs ${tools.join(' / ')}`,
+      );
+    }
     assert.equal(pkg.engines.node, '>=20');
   });
 });
