@@ -46,7 +46,7 @@ const nodeFits = alternatives.some(
 );
 if (!nodeFits) {
   const each = alternatives.map(({ min }) => (min[1] === 0 && min[2] === 0 ? `${min[0]}+` : `${min[0]}.${min[1]}+`));
-  const wanted = `${each.slice(0, -1).join(', ')} or ${each.at(-1)}`;
+  const wanted = `${each.slice(0, -1).join(', ')} or ${each[each.length - 1]}`;
   console.error(
     [
       `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node ${wanted} (${devRange}), this is ${process.version}:`,
