@@ -86,6 +86,38 @@ test('a checkpoint dropped on the weights card is loaded', async ({ page }) => {
   await expect(page.locator('input[name="wsrc"][value="file"]')).toBeChecked();
 });
 
+test('a checkpoint of a family outside the table loads with a warning in the weights card', async ({ page }) => {
+  // RecurrentGemma computes with 1 + w; the loader's table does not have it, and the card says what it assumed.
+  const checkpoint = toBytes(
+    buildSafetensors([{ name: 'model.final_norm.weight', dtype: 'F32', shape: [D], data: f32Bytes(GAMMA) }]).file,
+  );
+  const config = { model_type: 'recurrent_gemma', architectures: ['RecurrentGemmaForCausalLM'], rms_norm_eps: 1e-6 };
+  await ready(page);
+  await page.locator('input[name="wsrc"][value="file"]').check();
+  await page
+    .locator('#weights-config-file')
+    .setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) });
+  await page.locator('#weights-file').setInputFiles({
+    name: 'recurrentgemma.safetensors',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(checkpoint),
+  });
+  const summary = page.locator('#weights-summary');
+  await expect(summary).toContainText(
+    'RMSNorm model.final_norm.weight (recurrent_gemma), ε = 1e-6 as the checkpoint states',
+  );
+  await expect(page.locator('#weights-notice')).toHaveAttribute('data-kind', 'warn');
+  await expect(page.locator('#weights-notice-text')).toHaveText(
+    'Note: model_type "recurrent_gemma" in config.json is not a family the loader\'s table knows (README "Which norm, ' +
+      'γ and ε"), so it assumed RMSNorm (config.json (model_type "recurrent_gemma"): rms_norm_eps = 0.000001) and ' +
+      'γ = w, the weight as stored (if its code computes with 1 + w, as Gemma’s does, γ is off by 1).',
+  );
+  // GPT-2, a family the table has, clears it.
+  await page.locator('input[name="wsrc"][value="hf"]').check();
+  await expect(summary).toContainText('LayerNorm ln_f.weight (gpt2)');
+  await expect(page.locator('#weights-notice')).toBeHidden();
+});
+
 test('loads from a custom URL with range reads and rejects other schemes', async ({ page, server }) => {
   await ready(page);
   await page.locator('input[name="wsrc"][value="url"]').check();
@@ -157,6 +189,16 @@ test('ε is editable and validated', async ({ page }) => {
   await page.locator('#eps').fill('-1');
   await expect(page.locator('#eps-msg')).toContainText('ε must be a finite number ≥ 0');
   await expect(page.locator('#eps')).toHaveAttribute('aria-invalid', 'true');
+  // Decimals a double cannot hold are refused, not taken as 0 or Infinity.
+  for (const text of ['1e-400', '1e400']) {
+    await page.locator('#eps').fill('0.1');
+    await expect(page.locator('#eps-msg')).toBeEmpty();
+    await page.locator('#eps').fill(text);
+    await expect(page.locator('#eps-msg')).toHaveText(
+      'ε must be a finite number ≥ 0 that a double holds (0, or from 5e-324 up), e.g. 1e-5.',
+    );
+    await expect(page.locator('#eps')).toHaveAttribute('aria-invalid', 'true');
+  }
   await page.locator('#eps').fill('0.1');
   await expect(page.locator('#eps-msg')).toBeEmpty();
   await expect(page.locator('#out-summary')).toContainText('ε = 0.1,');

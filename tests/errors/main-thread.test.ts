@@ -54,7 +54,7 @@ describe('the error catalogue, on the main thread', () => {
   });
 
   for (const e of casesFor('main')) {
-    // Cases that need what this engine lacks (Float16Array on Node 20) are reported as skipped.
+    // Cases that need what this engine lacks (Float16Array before Node 24) are reported as skipped.
     it.skipIf(e.needs !== null && !(e.needs in globalThis))(`${e.row}: ${e.name}`, async () => {
       const heap = rt.heapInUse();
       expectCaseError(await failure(() => e.call(c), e.async), e);

@@ -232,7 +232,7 @@ describe('CLI (in process, reference runtime)', () => {
         '--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "abc"',
       ],
       // Number() reads these as 16, 1, 7, 1000 and 0: only decimals are numbers here.
-      ...['0x10', '0b1', '0o7', '1_000', ' ', '', 'Infinity', '1e400'].map((eps): [string[], string] => [
+      ...['0x10', '0b1', '0o7', '1_000', ' ', '', 'Infinity', '-0'].map((eps): [string[], string] => [
         ['--weights', 'w', '--in', 'x', `--eps=${eps}`],
         `--eps expects a decimal number ≥ 0 such as 1e-5 or 0.001, got ${JSON.stringify(eps)}`,
       ]),
@@ -240,6 +240,18 @@ describe('CLI (in process, reference runtime)', () => {
         ['--weights', 'w', '--in', 'x', '--expect', 'e', '--tol', '0x1'],
         '--tol expects a decimal number ≥ 0 such as 1e-5 or 0.001, got "0x1"',
       ],
+      // Decimals a double cannot hold: Number() makes them 0 or Infinity without a word.
+      ...[
+        ['--eps', '1e-400', '0'],
+        ['--eps', '2e-324', '0'],
+        ['--eps', `0.${'0'.repeat(400)}1`, '0'],
+        ['--eps', '1e400', 'Infinity'],
+        ['--tol', '1e-999', '0'],
+        ['--tol', '2e308', 'Infinity'],
+      ].map(([flag, text, read]): [string[], string] => [
+        ['--weights', 'w', '--in', 'x', '--expect', 'e', flag!, text!],
+        `${flag} expects a decimal number ≥ 0 that a double holds (0, or from 5e-324 to 1.7976931348623157e+308), got "${text}", which would be read as ${read}`,
+      ]),
       [['--weights', 'w', '--in', 'x', '--backend', 'gpu'], '--backend expects auto, simd or scalar, got "gpu"'],
       [['--weights', 'w', '--in', 'x', '--no-bias', '--bias-name', 'b'], '--no-bias cannot be combined'],
       [['--weights', 'w', '--in', 'x', '--tol', '1'], '--tol needs --expect'],
@@ -317,6 +329,21 @@ describe('CLI (in process, reference runtime)', () => {
     expect(given.out).toContain(`eps = 0.001 (--eps)`);
   });
 
+  it('takes 0 and the smallest doubles for --eps as they are written', async () => {
+    for (const [text, eps] of [
+      ['0', '0'],
+      ['0e-400', '0'],
+      ['0.000', '0'],
+      ['5e-324', '5e-324'],
+      ['3e-324', '5e-324'],
+      ['1.7976931348623157e308', '1.7976931348623157e+308'],
+    ]) {
+      const res = await cli('--weights', p('model.safetensors'), '--in', p('x.npy'), '--eps', text!);
+      expect(res.err, text).toBe('');
+      expect(res.out).toContain(`eps = ${eps} (--eps)`);
+    }
+  });
+
   it('--expect fails when non-finite values disagree, and says how many', async () => {
     const xNaN = x.slice();
     xNaN[2 * D + 1] = NaN; // row 2 comes out all NaN
@@ -379,6 +406,37 @@ describe('CLI (in process, reference runtime)', () => {
     const y = readNpy(new Uint8Array(readFileSync(p('y_gemma.npy'))));
     const exact = exactRmsNorm(x, D, { gamma: Float32Array.from(gamma, (w) => 1 + w), eps: 1e-6 });
     expect(compareOutputs(y.data, exact, D).maxScaledUlp).toBeLessThanOrEqual(4);
+  });
+
+  it('says which family it could not place and what it assumed (RecurrentGemma, which computes with 1 + w)', async () => {
+    const w = toBytes(
+      buildSafetensors([{ name: 'model.final_norm.weight', dtype: 'F32', shape: [D], data: f32Bytes(gamma) }]).file,
+    );
+    writeFileSync(p('recurrentgemma.safetensors'), w);
+    writeFileSync(
+      p('recurrentgemma-config.json'),
+      JSON.stringify({
+        model_type: 'recurrent_gemma',
+        architectures: ['RecurrentGemmaForCausalLM'],
+        rms_norm_eps: 1e-6,
+      }),
+    );
+    const res = await cli(
+      '--weights',
+      p('recurrentgemma.safetensors'),
+      '--config',
+      p('recurrentgemma-config.json'),
+      '--in',
+      p('x.npy'),
+    );
+    expect(res.code).toBe(0);
+    expect(res.err).toBe(
+      `layernorm-wasm: warning: model_type "recurrent_gemma" in ${p('recurrentgemma-config.json')} is not a family ` +
+        `the loader's table knows (README "Which norm, γ and ε"), so it assumed RMSNorm (${p('recurrentgemma-config.json')} ` +
+        '(model_type "recurrent_gemma"): rms_norm_eps = 0.000001) and γ = w, the weight as stored (if its code ' +
+        'computes with 1 + w, as Gemma’s does, γ is off by 1)',
+    );
+    expect(res.out).toContain('weights   RMSNorm model.final_norm.weight [F32] from ');
   });
 
   it('--expect compares shapes, axes of size 1 aside: a transposed [3, 4] fails, a [1, 6, 32] passes and is noted', async () => {

@@ -8,11 +8,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, type LayerNormRuntime } from '../../dist/index.js';
-import { loadLayerNormWeights, loadNormWeights, type NormWeights } from '../../web/src/io/index.js';
+import { init, layerNormReference, type LayerNormRuntime } from '../../dist/index.js';
+import { loadLayerNormWeights, loadNormWeights, writeNpy, type NormWeights } from '../../web/src/io/index.js';
 import { FAMILIES, type NormFamily } from '../../web/src/io/architectures.js';
 import { NORMS, type NormKind } from '../../web/src/norms.js';
-import { buildGguf, buildSafetensors, f32Bytes, toBytes, type GgufValue } from '../kit/checkpoints/index.mjs';
+import {
+  buildGguf,
+  buildSafetensors,
+  f32Bytes,
+  phimoeCheckpoint,
+  PHIMOE_EPS,
+  toBytes,
+  type GgufValue,
+} from '../kit/checkpoints/index.mjs';
 
 const D = 8;
 /** A stored weight w with zeros and negatives, so that w and 1 + w differ everywhere. */
@@ -31,8 +39,11 @@ interface Case {
   norm: NormKind;
   gain: 'w' | '1 + w' | '1';
   eps: number;
-  /** llama.cpp's general.architecture and final norm's name, where llama.cpp has the family. */
-  gguf?: { arch: string; weight: string | null };
+  /**
+   * llama.cpp's general.architecture and final norm's name, where llama.cpp has the family, and the
+   * ε key its converter writes when it is not the norm's own.
+   */
+  gguf?: { arch: string; weight: string | null; epsKey?: string };
 }
 
 const ln = (key: string, eps: number) => ({ [key]: eps });
@@ -73,6 +84,9 @@ const CASES: Case[] = [
   // Gemma3nRMSNorm multiplies by the weight itself (initialized to ones).
   { family: 'Gemma 3n', config: { model_type: 'gemma3n', text_config: { model_type: 'gemma3n_text', rms_norm_eps: 1e-6 } }, weight: 'model.language_model.norm.weight', bias: false, norm: 'rmsnorm', gain: 'w', eps: 1e-6, gguf: { arch: 'gemma3n', weight: 'output_norm.weight' } },
   { family: 'Phi-3', config: { model_type: 'phi3', rms_norm_eps: 1e-5 }, weight: 'model.norm.weight', bias: false, norm: 'rmsnorm', gain: 'w', eps: 1e-5, gguf: { arch: 'phi3', weight: 'output_norm.weight' } },
+  // PhimoeModel.norm: nn.LayerNorm(hidden_size, eps=config.rms_norm_eps), with a bias; llama.cpp
+  // files that ε under layer_norm_rms_epsilon.
+  { family: 'Phi-3.5-MoE', config: { model_type: 'phimoe', rms_norm_eps: 1e-5 }, weight: 'model.norm.weight', bias: true, norm: 'layernorm', gain: 'w', eps: 1e-5, gguf: { arch: 'phimoe', weight: 'output_norm.weight', epsKey: 'layer_norm_rms_epsilon' } },
   { family: 'OLMo 2, OLMoE', config: { model_type: 'olmo2', rms_norm_eps: 1e-6 }, weight: 'model.norm.weight', bias: false, norm: 'rmsnorm', gain: 'w', eps: 1e-6, gguf: { arch: 'olmo2', weight: 'output_norm.weight' } },
   { family: 'DeepSeek V2, V3', config: { model_type: 'deepseek_v3', rms_norm_eps: 1e-6 }, weight: 'model.norm.weight', bias: false, norm: 'rmsnorm', gain: 'w', eps: 1e-6, gguf: { arch: 'deepseek2', weight: 'output_norm.weight' } },
   { family: 'InternLM2', config: { model_type: 'internlm2', rms_norm_eps: 1e-5 }, weight: 'model.norm.weight', bias: false, norm: 'rmsnorm', gain: 'w', eps: 1e-5, gguf: { arch: 'internlm2', weight: 'output_norm.weight' } },
@@ -118,7 +132,7 @@ function safetensorsFor(c: Case): Uint8Array {
 /** A llama.cpp GGUF of the family: what its converter writes, 1 + w included where it adds it. */
 function ggufFor(c: Case): Uint8Array {
   const { arch, weight } = c.gguf!;
-  const key = c.norm === 'rmsnorm' ? 'layer_norm_rms_epsilon' : 'layer_norm_epsilon';
+  const key = c.gguf!.epsKey ?? (c.norm === 'rmsnorm' ? 'layer_norm_rms_epsilon' : 'layer_norm_epsilon');
   const metadata: Array<[string, GgufValue]> = [
     ['general.architecture', { type: 'string', value: arch }],
     [`${arch}.embedding_length`, { type: 'u32', value: D }],
@@ -186,6 +200,71 @@ describe('each family’s final norm, as its code computes it', () => {
     expect([r.norm, r.eps, r.convention]).toEqual(['rmsnorm', 1e-6, { family: null, gain: 'w' }]);
     expect(r.gamma).toEqual(W);
   });
+
+  it('every family in the table loads without a warning', async () => {
+    for (const c of CASES) {
+      const options = c.family === 'BERT' ? { weight: c.weight!, config: c.config } : { config: c.config };
+      expect((await loadNormWeights(safetensorsFor(c), options)).warnings, c.family).toEqual([]);
+      if (c.gguf) expect((await loadNormWeights(ggufFor(c))).warnings, c.family).toEqual([]);
+    }
+  });
+});
+
+describe('a family outside the table is named, with what the loader assumed', () => {
+  // RecurrentGemma (transformers' recurrent_gemma) computes its RMSNorm with 1 + w, as Gemma does,
+  // and is not in the table: the loader cannot know, and says so.
+  const w = toBytes(
+    buildSafetensors([{ name: 'model.final_norm.weight', dtype: 'F32', shape: [D], data: f32Bytes(W) }]).file,
+  );
+  const assumed =
+    ' is not a family the loader\'s table knows (README "Which norm, γ and ε"), so it assumed RMSNorm (the config object (model_type "recurrent_gemma"): rms_norm_eps = 0.000001) and γ = w, the weight as stored (if its code computes with 1 + w, as Gemma’s does, γ is off by 1)';
+
+  it('RecurrentGemma by its model_type: RMSNorm from rms_norm_eps, γ as stored, and a warning saying so', async () => {
+    const r = await loadNormWeights(w, { config: { model_type: 'recurrent_gemma', rms_norm_eps: 1e-6 } });
+    expect([r.norm, r.eps, r.convention]).toEqual(['rmsnorm', 1e-6, { family: null, gain: 'w' }]);
+    expect(r.gamma).toEqual(W);
+    expect(r.warnings).toEqual([`model_type "recurrent_gemma" in the config object${assumed}`]);
+  });
+
+  it('by its class alone (architectures), and through .npy files', async () => {
+    const byClass = await loadNormWeights(w, {
+      config: { architectures: ['RecurrentGemmaForCausalLM'], rms_norm_eps: 1e-6 },
+    });
+    expect(byClass.warnings).toEqual([
+      'architectures ["RecurrentGemmaForCausalLM"] in the config object is not a family the loader\'s table knows ' +
+        '(README "Which norm, γ and ε"), so it assumed RMSNorm (the config object: rms_norm_eps = 0.000001) and γ = w, ' +
+        'the weight as stored (if its code computes with 1 + w, as Gemma’s does, γ is off by 1)',
+    ]);
+    const npy = await loadNormWeights(
+      { gamma: writeNpy(W, [D]) },
+      { config: { model_type: 'recurrent_gemma', rms_norm_eps: 1e-6 } },
+    );
+    expect(npy.warnings).toEqual([`model_type "recurrent_gemma" in the config object${assumed}`]);
+  });
+
+  it('a GGUF of an architecture outside the table: the kind its ε key says, γ as stored, and a warning', async () => {
+    const r = await loadNormWeights(
+      buildGguf(
+        [
+          ['general.architecture', { type: 'string', value: 'exaone' }],
+          ['exaone.attention.layer_norm_rms_epsilon', { type: 'f32', value: 1e-5 }],
+        ],
+        [{ name: 'output_norm.weight', dims: [D], type: 0, data: f32Bytes(W) }],
+      ),
+    );
+    expect([r.norm, r.eps, r.convention, r.gamma]).toEqual(['rmsnorm', 1e-5, { family: null, gain: 'w' }, W]);
+    expect(r.warnings).toEqual([
+      'general.architecture "exaone" is not a family the loader\'s table knows (README "Which norm, γ and ε"), so it ' +
+        'assumed RMSNorm (general.architecture "exaone", exaone.attention.layer_norm_rms_epsilon = 0.00001) and γ as ' +
+        'stored (a GGUF holds the γ llama.cpp multiplies by)',
+    ]);
+  });
+
+  it('a checkpoint that names no model says nothing: there is no family to place', async () => {
+    const c = CASES[0]!;
+    expect((await loadNormWeights(safetensorsFor(c), { config: null })).warnings).toEqual([]);
+    expect((await loadNormWeights(safetensorsFor(c), { config: { layer_norm_epsilon: 1e-5 } })).warnings).toEqual([]);
+  });
 });
 
 describe('Gemma computes with 1 + w', () => {
@@ -214,6 +293,42 @@ describe('Gemma computes with 1 + w', () => {
       const y = Array.from(rt.rmsNorm(x, 4, { gamma: loaded.gamma, eps: loaded.eps! }), (v) => Number(v.toFixed(2)));
       expect(y).toEqual([0.55, 0.55, 1.1, 2.92]);
     }
+  });
+});
+
+describe('Phi-3.5-MoE computes a LayerNorm with a bias', () => {
+  let rt: LayerNormRuntime;
+  beforeAll(async () => {
+    rt = await init();
+  });
+  const gamma = Float32Array.of(0.5, -0.25, 0, 1);
+  const beta = Float32Array.of(0.1, 0.2, 0.3, 0.4);
+  const x = Float32Array.of(1, 2, 3, 4);
+  const rounded = (y: Float32Array) => Array.from(y, (v) => Number(v.toFixed(3)));
+
+  it('x = [1, 2, 3, 4] gives [−0.571, 0.312, 0.300, 1.742], from safetensors with its config.json and from GGUF', async () => {
+    const phimoe = phimoeCheckpoint(gamma, beta);
+    const hf = await loadNormWeights(toBytes(phimoe.file), { config: phimoe.config });
+    const gguf = await loadNormWeights(phimoe.gguf);
+    for (const loaded of [hf, gguf]) {
+      expect([loaded.norm, loaded.eps, loaded.convention, loaded.warnings]).toEqual([
+        'layernorm',
+        PHIMOE_EPS,
+        { family: 'Phi-3.5-MoE', gain: 'w' },
+        [],
+      ]);
+      expect([loaded.gamma, loaded.beta]).toEqual([gamma, beta]);
+      const y = rt.layerNorm(x, 4, { gamma: loaded.gamma, beta: loaded.beta, eps: loaded.eps! });
+      expect(rounded(y)).toEqual([-0.571, 0.312, 0.3, 1.742]);
+      expect(y).toEqual(layerNormReference(x, 4, { gamma, beta, eps: PHIMOE_EPS }));
+    }
+    expect([hf.names, gguf.names]).toEqual([
+      { weight: 'model.norm.weight', bias: 'model.norm.bias' },
+      { weight: 'output_norm.weight', bias: 'output_norm.bias' },
+    ]);
+    // A LayerNorm, so loadLayerNormWeights takes it; read as an RMSNorm without β, as it was, it gives another answer.
+    expect((await loadLayerNormWeights(phimoe.gguf)).beta).toEqual(beta);
+    expect(rounded(rt.rmsNorm(x, 4, { gamma, eps: PHIMOE_EPS }))).toEqual([0.183, -0.183, 0, 1.461]);
   });
 });
 

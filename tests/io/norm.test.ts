@@ -122,17 +122,34 @@ describe('GGUF metadata', () => {
     }
   });
 
-  it('an ε key says more than the architecture: a "llama" that states layer_norm_epsilon is a LayerNorm', async () => {
-    const r = await loadLayerNormWeights(
+  it('a known architecture decides the kind, whatever its ε key is called: the key gives ε only', async () => {
+    // llama.cpp files Phi-3.5-MoE's LayerNorm ε under layer_norm_rms_epsilon.
+    const phimoe = await loadLayerNormWeights(
       ggufWith(
         [
-          ['general.architecture', { type: 'string', value: 'llama' }],
-          ['llama.attention.layer_norm_epsilon', { type: 'f32', value: 1e-5 }],
+          ['general.architecture', { type: 'string', value: 'phimoe' }],
+          ['phimoe.attention.layer_norm_rms_epsilon', { type: 'f32', value: 1e-5 }],
         ],
         true,
       ),
     );
-    expect([r.norm, r.eps]).toEqual(['layernorm', 1e-5]);
+    expect([phimoe.norm, phimoe.eps, phimoe.beta]).toEqual(['layernorm', 1e-5, beta]);
+    const llama = ggufWith(
+      [
+        ['general.architecture', { type: 'string', value: 'llama' }],
+        ['llama.attention.layer_norm_epsilon', { type: 'f32', value: 1e-5 }],
+      ],
+      true,
+    );
+    const error = await rejection(loadLayerNormWeights(llama));
+    expect(error.message).toBe(
+      `Uint8Array (${llama.length} bytes): invalid gguf: expected a LayerNorm, got an RMSNorm: ` +
+        '"output_norm.weight" is the gain of an RMSNorm (general.architecture "llama", ' +
+        "llama.attention.layer_norm_epsilon = 0.00001, the ε of Llama's RMSNorm); load it with loadNormWeights, " +
+        'which returns either kind',
+    );
+    const r = await loadNormWeights(llama);
+    expect([r.norm, r.eps, r.beta]).toEqual(['rmsnorm', 1e-5, null]);
   });
 
   it('when a file states both, a bias beside the gain means LayerNorm', async () => {

@@ -7,8 +7,9 @@
 // The tools setup looks for are faked by putting scripts first on PATH; the system's own
 // prefixes are hidden from CMake by a toolchain file (CMAKE_TOOLCHAIN_FILE in the environment,
 // CMake 3.21+; CMAKE_SYSTEM_IGNORE_PREFIX_PATH, 3.23+) so that a test's fake prefix is the only
-// place SIMDe and GoogleTest can be found. The real emcc, cmake, make and C++ compiler must be
-// installed, as for `npm test`.
+// place SIMDe and GoogleTest can be found. The real cmake, make and C++ compiler must be
+// installed, as for `npm test`; emcc is a fake wherever setup's output is compared, so that the
+// Emscripten installed (Debian 12's 3.1.6, Debian 13's 3.1.69, emsdk's) changes nothing here.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
@@ -160,13 +161,15 @@ function advice(debs, elsewhere) {
 
 const MISSING = 'layernorm-wasm cannot build or test here yet. Missing:\n';
 const PATH = process.env.PATH;
+/** PATH with a fake emcc of a tested version (Debian 13's) first, whatever Emscripten is installed. */
+const EMCC_PATH = `${fakeBin({ emcc: '3.1.69' }).bin}:${PATH}`;
 
 describe('Node', () => {
   /** setup as if run by Node `version` (process.version and process.versions.node replaced first). */
   const asNode = (version) =>
     setup(
       ['--check'],
-      {},
+      { PATH: EMCC_PATH },
       {
         nodeOptions: [
           '--import',
@@ -175,18 +178,20 @@ describe('Node', () => {
       },
     );
   const refusal = (version) =>
-    `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node 20.19+ or 22.12+ (^20.19.0 || >=22.12.0), this is v${version}:\n` +
-    'Vite 8 and its bundler Rolldown require it. The package itself runs on Node 20.0 and later; only working on it\n' +
-    'needs the newer Node. Debian 12’s own nodejs is 18: install a current Node 20 or 22 from NodeSource’s Debian\n' +
-    'repository, nodejs.org, or a version manager (nvm, fnm), ahead of /usr/bin/node on PATH.\n';
+    `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node 20.19+, 22.12+ or 24+ (^20.19.0 || ^22.12.0 || >=24.0.0), this is v${version}:\n` +
+    'Vite 8, its bundler Rolldown and Vitest 4 require it. The package itself runs on Node 20.0 and later; only\n' +
+    'working on it needs the newer Node. Take a supported LTS, Node 22 or 24 (Debian 12’s own nodejs is 18; Debian\n' +
+    '13’s, 20.19, works but left support in April 2026), from NodeSource’s Debian repository, nodejs.org, or a\n' +
+    'version manager (nvm, fnm), ahead of /usr/bin/node on PATH.\n';
 
-  for (const version of ['18.19.0', '20.0.0', '20.18.3', '21.7.3', '22.11.0']) {
+  for (const version of ['18.19.0', '20.0.0', '20.18.3', '21.7.3', '22.11.0', '23.11.0']) {
     test(`${version} is refused for developing, saying the package itself runs on 20.0+`, () => {
       assert.deepEqual(asNode(version), { status: 1, stdout: '', stderr: refusal(version) });
     });
   }
 
-  for (const version of ['20.19.0', '22.12.0', '24.0.0']) {
+  // 20.19.2 is Debian 13's nodejs.
+  for (const version of ['20.19.0', '20.19.2', '22.12.0', '24.0.0', '26.1.0']) {
     test(`${version} passes the Node check`, () => {
       const r = asNode(version);
       assert.doesNotMatch(r.stderr, /Developing layernorm-wasm/);
@@ -194,13 +199,33 @@ describe('Node', () => {
     });
   }
 
-  test("devEngines is the range Vite and Rolldown declare in the lock file (package.json's engines stays >=20)", () => {
+  /** Whether Node `version` (x.y.z) is in `range`, a `||` of `^x.y.z` and `>=x.y.z` (all the tools here write). */
+  function inRange(version, range) {
+    const v = version.split('.').map(Number);
+    return range.split('||').some((alternative) => {
+      const m = /^\s*(\^|>=)(\d+)\.(\d+)\.(\d+)\s*$/.exec(alternative);
+      assert.ok(m, `cannot read "${alternative}" of "${range}"`);
+      const min = m.slice(2).map(Number);
+      const above = v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2];
+      return above && (m[1] === '>=' || v[0] === min[0]);
+    });
+  }
+
+  test("devEngines is the Nodes that Vite, Rolldown and Vitest all declare in the lock file (package.json's engines stays >=20)", () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
-    assert.deepEqual(
-      ['vite', 'rolldown'].map((name) => lock[`node_modules/${name}`].engines.node),
-      [pkg.devEngines.runtime.version, pkg.devEngines.runtime.version],
-    );
+    const tools = ['vite', 'rolldown', 'vitest'].map((name) => lock[`node_modules/${name}`].engines.node);
+    const dev = pkg.devEngines.runtime.version;
+    // Every release line's first and a late version, and the boundaries the ranges name.
+    const versions = [18, 19, 20, 21, 22, 23, 24, 25, 26, 27].flatMap((major) => [`${major}.0.0`, `${major}.40.0`]);
+    versions.push('20.18.9', '20.19.0', '22.11.9', '22.12.0', '22.13.0', '23.5.0');
+    for (const version of versions) {
+      assert.equal(
+        inRange(version, dev),
+        tools.every((range) => inRange(version, range)),
+        `Node ${version}: ${dev} vs ${tools.join(' / ')}`,
+      );
+    }
     assert.equal(pkg.engines.node, '>=20');
   });
 });
@@ -225,11 +250,23 @@ describe('Emscripten', () => {
     );
   });
 
-  test('a newer emcc passes, with a note of the version the builds are tested with', () => {
+  for (const version of ['3.1.6', '3.1.69']) {
+    test(`${version}, a version the builds are tested with (Debian ${version === '3.1.6' ? 12 : 13}), passes without a note`, () => {
+      const fake = fakeBin({ emcc: version });
+      assert.deepEqual(setup(['--check'], { PATH: `${fake.bin}:${PATH}` }), {
+        status: 0,
+        stdout: 'Everything checked is there.\n',
+        stderr: '',
+      });
+    });
+  }
+
+  test('another newer emcc passes, with a note of the versions the builds are tested with', () => {
     const fake = fakeBin({ emcc: '3.1.74' });
     assert.deepEqual(setup(['--check'], { PATH: `${fake.bin}:${PATH}` }), {
       status: 0,
-      stdout: 'Emscripten 3.1.74: the builds are tested with 3.1.6 (Debian 12).\nEverything checked is there.\n',
+      stdout:
+        'Emscripten 3.1.74: the builds are tested with 3.1.6 (Debian 12) and 3.1.69 (Debian 13).\nEverything checked is there.\n',
       stderr: '',
     });
   });
@@ -250,7 +287,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
     const simde = simdePrefix();
     const gtest = gtestPrefix();
     const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: `${simde}:${gtest}` };
-    assert.deepEqual(setup(['--check', '--native'], env), {
+    assert.deepEqual(setup(['--check', '--native'], { ...env, PATH: EMCC_PATH }), {
       status: 0,
       stdout: `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
       stderr: '',
@@ -267,7 +304,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
       CPLUS_INCLUDE_PATH: join(simde, 'include'),
       CMAKE_PREFIX_PATH: gtest,
     };
-    const r = setup(['--check', '--native'], env);
+    const r = setup(['--check', '--native'], { ...env, PATH: EMCC_PATH });
     assert.equal(
       r.stdout,
       `CMake finds SIMDe in ${simde}/include and GoogleTest in ${gtest}/lib/cmake/GTest.\nEverything checked is there.\n`,
@@ -278,7 +315,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
   });
 
   test('nowhere CMake looks: refused with what to install, and the build refuses too', () => {
-    const fake = fakeBin();
+    const fake = fakeBin({ emcc: '3.1.69' });
     const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, PATH: `${fake.bin}:${PATH}` };
     assert.deepEqual(setup(['--check', '--native'], env), {
       status: 1,
@@ -302,7 +339,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
   test('SIMDe found but not GoogleTest: only GoogleTest is missing, for setup and for the build', () => {
     const simde = simdePrefix();
     const env = { CMAKE_TOOLCHAIN_FILE: hideSystem, CMAKE_PREFIX_PATH: simde };
-    const r = setup(['--check', '--native'], env);
+    const r = setup(['--check', '--native'], { ...env, PATH: EMCC_PATH });
     assert.equal(r.status, 1);
     assert.equal(
       r.stderr.split('\n')[1],
@@ -318,7 +355,7 @@ describe('SIMDe and GoogleTest, as CMake finds them', { skip: cannotHideSystem }
 test("when CMake cannot configure a C++ project, setup says CMake's error", () => {
   const failing = join(folder('toolchain'), 'failing.cmake');
   write(failing, 'message(FATAL_ERROR "this toolchain file stops every configure")\n');
-  const r = setup(['--check', '--native'], { CMAKE_TOOLCHAIN_FILE: failing });
+  const r = setup(['--check', '--native'], { CMAKE_TOOLCHAIN_FILE: failing, PATH: EMCC_PATH });
   const problem =
     'not checked, as CMake cannot configure a C++ project here: this toolchain file stops every configure';
   assert.equal(r.status, 1);

@@ -4,7 +4,7 @@
 // itself finds them), installs what is missing with apt-get when running as root on Debian, and
 // otherwise says what to install and stops. Then installs the npm dependencies from the lock file.
 // Usage: node web/scripts/setup.mjs [--check] [--native] [--browser] [--fuzz] [--numpy]
-//   (always)   Node 20.19+ or 22.12+ (for developing; the package itself runs on Node 20.0+),
+//   (always)   Node 20.19+, 22.12+ or 24+ (for developing; the package itself runs on Node 20.0+),
 //              Emscripten >= 3.1.6, CMake >= 3.20, make: what `npm run build` needs
 //   --native   a C++ compiler, and SIMDe and GoogleTest found by CMake (native tests, sanitizers)
 //   --browser  Chromium (browser tests, the bundler matrix)
@@ -24,13 +24,16 @@ import { CHROMIUM_PATH, root } from './common.mjs';
 
 const args = process.argv.slice(2);
 const checkOnly = args.includes('--check');
-const MIN_EMSCRIPTEN = [3, 1, 6]; // Debian 12's, the version the builds are tested with
+const MIN_EMSCRIPTEN = [3, 1, 6]; // Debian 12's
+// The versions the builds are tested with: Debian 12's and Debian 13's. Another (emsdk's) gets a note.
+const TESTED_EMSCRIPTEN = { '3.1.6': 'Debian 12', '3.1.69': 'Debian 13' };
 const MIN_CMAKE = [3, 20, 0]; // CMakeLists.txt's cmake_minimum_required
 
-// Node for developing: package.json's devEngines range, which is what Vite 8 and its bundler
-// Rolldown declare (`^20.19.0 || >=22.12.0`; on older Nodes they crash at import). The package's
-// own `engines` (>=20) is for its users and is not this. Read here as `^x.y.z` / `>=x.y.z`
-// alternatives, all it uses; anything else is this script's error to fix.
+// Node for developing: package.json's devEngines range, the Nodes that both Vite 8 with its bundler
+// Rolldown (`^20.19.0 || >=22.12.0`; on older Nodes they crash at import) and Vitest 4
+// (`^20.0.0 || ^22.0.0 || >=24.0.0`) declare. The package's own `engines` (>=20) is for its users
+// and is not this. Read here as `^x.y.z` / `>=x.y.z` alternatives, all it uses; anything else is
+// this script's error to fix.
 const devRange = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devEngines.runtime.version;
 const nodeVersion = process.versions.node.split('.').map(Number);
 const alternatives = devRange.split('||').map((alt) => {
@@ -42,13 +45,15 @@ const nodeFits = alternatives.some(
   ({ caret, min }) => (!caret || nodeVersion[0] === min[0]) && compareVersions(nodeVersion, min) >= 0,
 );
 if (!nodeFits) {
-  const wanted = alternatives.map(({ min }) => `${min[0]}.${min[1]}+`).join(' or ');
+  const each = alternatives.map(({ min }) => (min[1] === 0 && min[2] === 0 ? `${min[0]}+` : `${min[0]}.${min[1]}+`));
+  const wanted = `${each.slice(0, -1).join(', ')} or ${each[each.length - 1]}`;
   console.error(
     [
       `Developing layernorm-wasm (npm start, npm test, npm run build) needs Node ${wanted} (${devRange}), this is ${process.version}:`,
-      'Vite 8 and its bundler Rolldown require it. The package itself runs on Node 20.0 and later; only working on it',
-      'needs the newer Node. Debian 12’s own nodejs is 18: install a current Node 20 or 22 from NodeSource’s Debian',
-      'repository, nodejs.org, or a version manager (nvm, fnm), ahead of /usr/bin/node on PATH.',
+      'Vite 8, its bundler Rolldown and Vitest 4 require it. The package itself runs on Node 20.0 and later; only',
+      'working on it needs the newer Node. Take a supported LTS, Node 22 or 24 (Debian 12’s own nodejs is 18; Debian',
+      '13’s, 20.19, works but left support in April 2026), from NodeSource’s Debian repository, nodejs.org, or a',
+      'version manager (nvm, fnm), ahead of /usr/bin/node on PATH.',
     ].join('\n'),
   );
   process.exit(1);
@@ -149,8 +154,9 @@ const requirements = [
       const v = version(output('emcc', ['--version']));
       if (!v) return 'emcc is not on PATH';
       if (!atLeast(v, MIN_EMSCRIPTEN)) return `emcc is ${v.join('.')}`;
-      if (v.join('.') !== MIN_EMSCRIPTEN.join('.')) {
-        console.log(`Emscripten ${v.join('.')}: the builds are tested with ${MIN_EMSCRIPTEN.join('.')} (Debian 12).`);
+      if (!Object.hasOwn(TESTED_EMSCRIPTEN, v.join('.'))) {
+        const tested = Object.entries(TESTED_EMSCRIPTEN).map(([version, where]) => `${version} (${where})`);
+        console.log(`Emscripten ${v.join('.')}: the builds are tested with ${tested.join(' and ')}.`);
       }
       return null;
     },
@@ -219,7 +225,8 @@ if (args.includes('--fuzz')) {
   requirements.push({
     what: 'clang++ with libFuzzer and the sanitizer runtimes',
     check: () => (clangFuzzes() ? null : 'clang++ cannot link -fsanitize=fuzzer,address,undefined'),
-    debian: ['clang', 'libclang-rt-14-dev'],
+    // Debian's default clang and the compiler-rt of that version (14 on Debian 12, 19 on 13).
+    debian: ['clang', 'libclang-rt-dev'],
     elsewhere: 'LLVM’s clang with compiler-rt (Apple’s clang has no libFuzzer: `brew install llvm`)',
   });
 }

@@ -6,8 +6,8 @@
 // once, then incremental).
 // Flags: --clean (reconfigure from scratch), --jobs N (default 2).
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { configureOnce, option, root, runner } from './common.mjs';
 
 const args = process.argv.slice(2);
@@ -21,9 +21,28 @@ const sanitizerEnv = {
 };
 const run = runner(sanitizerEnv, { echo: true });
 
-/** clang++ when it can link the sanitizers here (it needs Debian's libclang-rt-14-dev), else g++. */
+/**
+ * The clang++ commands on PATH: clang++, then the versioned ones newest first (Debian's emscripten
+ * brings clang-14 on Debian 12 and clang-19 on Debian 13, as clang++-N without a plain clang++).
+ */
+function clangs() {
+  const versioned = new Set();
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    let names = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (/^clang\+\+-\d+$/.test(name)) versioned.add(name);
+  }
+  const version = (name) => Number(name.slice('clang++-'.length));
+  return ['clang++', ...[...versioned].sort((a, b) => version(b) - version(a))];
+}
+
+/** A clang++ that can link the sanitizers here (it needs the compiler-rt of its version, Debian's libclang-rt-N-dev), else g++. */
 function compiler() {
-  for (const cc of ['clang++', 'clang++-14']) {
+  for (const cc of clangs()) {
     const probe = spawnSync(cc, ['-fsanitize=address,undefined', '-x', 'c++', '-', '-o', '/dev/null'], {
       input: 'int main() { return 0; }\n',
     });

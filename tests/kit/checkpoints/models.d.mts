@@ -28,6 +28,11 @@ export const QWEN_EPS: number;
 export const QWEN_URL: string;
 export const QWEN_CONFIG_URL: string;
 export function qwenCheckpoint(): { file: VirtualFile; config: Uint8Array; gamma: Float32Array };
+export const PHIMOE_EPS: number;
+export function phimoeCheckpoint(
+  gamma: Float32Array,
+  beta: Float32Array,
+): { file: VirtualFile; config: Uint8Array; gguf: Uint8Array };
 export function sampleSafetensors(): Uint8Array;
 export function sampleGguf(): Uint8Array;
 export function sampleNpy(shape?: number[]): Uint8Array;

@@ -162,6 +162,79 @@ export function qwenCheckpoint() {
   return { file: built.file, config, gamma: bfloat16Values(bits) };
 }
 
+/** Phi-3.5-MoE's ε (its config.json: rms_norm_eps 1e-05, which its code gives nn.LayerNorm). */
+export const PHIMOE_EPS = 1e-5;
+
+/**
+ * Phi-3.5-MoE-instruct (`phimoe`) laid out as published, scaled down to width d = gamma.length (2
+ * blocks of 2 experts, a vocabulary of 8) and in F32: every norm a LayerNorm with a bias, the final
+ * one `model.norm.weight` / `model.norm.bias` holding `gamma` / `beta`, the blocks' norms other
+ * values. As safetensors with its config.json, and as llama.cpp converts it: `output_norm.*`, with ε
+ * filed under `phimoe.attention.layer_norm_rms_epsilon`.
+ */
+export function phimoeCheckpoint(gamma, beta) {
+  const d = gamma.length;
+  const other = new Float32Array(d).fill(9);
+  const vector = (name, data) => ({ name, shape: [d], data });
+  const tensors = [
+    { name: 'model.embed_tokens.weight', shape: [8, d] },
+    vector('model.norm.weight', gamma),
+    vector('model.norm.bias', beta),
+    { name: 'lm_head.weight', shape: [8, d] },
+    { name: 'lm_head.bias', shape: [8] },
+  ];
+  const ggufTensors = [
+    { name: 'token_embd.weight', dims: [d, 8], type: 0, data: new Uint8Array(32 * d) },
+    { name: 'output_norm.weight', dims: [d], type: 0, data: f32Bytes(gamma) },
+    { name: 'output_norm.bias', dims: [d], type: 0, data: f32Bytes(beta) },
+  ];
+  for (let i = 0; i < 2; i++) {
+    const p = `model.layers.${i}.`;
+    for (const norm of ['input_layernorm', 'post_attention_layernorm']) {
+      tensors.push(vector(`${p}${norm}.weight`, other), vector(`${p}${norm}.bias`, other));
+    }
+    for (const proj of ['q_proj', 'k_proj', 'v_proj', 'o_proj']) {
+      tensors.push(
+        { name: `${p}self_attn.${proj}.weight`, shape: [d, d] },
+        { name: `${p}self_attn.${proj}.bias`, shape: [d] },
+      );
+    }
+    tensors.push({ name: `${p}block_sparse_moe.gate.weight`, shape: [2, d] });
+    for (let e = 0; e < 2; e++) {
+      for (const w of ['w1', 'w2', 'w3'])
+        tensors.push({ name: `${p}block_sparse_moe.experts.${e}.${w}.weight`, shape: [d, d] });
+    }
+    for (const norm of ['attn_norm', 'ffn_norm']) {
+      ggufTensors.push(
+        { name: `blk.${i}.${norm}.weight`, dims: [d], type: 0, data: f32Bytes(other) },
+        { name: `blk.${i}.${norm}.bias`, dims: [d], type: 0, data: f32Bytes(other) },
+      );
+    }
+  }
+  tensors.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const built = buildSafetensors(
+    tensors.map((t) => ({ name: t.name, shape: t.shape, dtype: 'F32', data: t.data ? f32Bytes(t.data) : undefined })),
+  );
+  const config = configJson({
+    architectures: ['PhiMoEForCausalLM'],
+    model_type: 'phimoe',
+    hidden_size: d,
+    num_hidden_layers: 2,
+    num_local_experts: 2,
+    rms_norm_eps: PHIMOE_EPS,
+    torch_dtype: 'bfloat16',
+  });
+  const gguf = buildGguf(
+    [
+      ['general.architecture', { type: 'string', value: 'phimoe' }],
+      ['phimoe.embedding_length', { type: 'u32', value: d }],
+      ['phimoe.attention.layer_norm_rms_epsilon', { type: 'f32', value: PHIMOE_EPS }],
+    ],
+    ggufTensors,
+  );
+  return { file: built.file, config, gguf };
+}
+
 // The fuzzer's starting points: small valid files of each format, which its I/O targets mutate.
 
 /** ln_f.weight and ln_f.bias (F32, d = 4) and one F16 tensor more. */

@@ -53,6 +53,8 @@ export interface Weights {
   /** ε as the checkpoint states it; null when it does not say. */
   eps: number | null;
   architecture: string | null;
+  /** What the loader could not tell from the checkpoint and assumed, one sentence each. */
+  warnings: string[];
 }
 
 export interface WeightsLoad {
@@ -204,6 +206,8 @@ export function parseEps(text: string): number | null {
   const t = text.trim();
   if (!/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
   const v = Number(t);
+  // 1e-400 is no double: Number() would make it 0 without a word.
+  if (v === 0 && /[1-9]/.test(t.split(/e/i)[0]!)) return null;
   return Number.isFinite(v) && v >= 0 ? v : null;
 }
 

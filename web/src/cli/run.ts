@@ -29,8 +29,16 @@ const DECIMAL = /^\+?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 function number(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!DECIMAL.test(text) || !Number.isFinite(value)) {
+  if (!DECIMAL.test(text)) {
     throw new UsageError(`${flag} expects a decimal number ≥ 0 such as 1e-5 or 0.001, got ${JSON.stringify(text)}`);
+  }
+  // A number a double cannot hold would silently become 0 or Infinity: 1e-400 is not ε = 0.
+  const nonzero = /[1-9]/.test(text.split(/e/i)[0]!);
+  if (value === Infinity || (value === 0 && nonzero)) {
+    throw new UsageError(
+      `${flag} expects a decimal number ≥ 0 that a double holds (0, or from ${Number.MIN_VALUE} to ${Number.MAX_VALUE}), ` +
+        `got ${JSON.stringify(text)}, which would be read as ${value}`,
+    );
   }
   return value;
 }
@@ -148,6 +156,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       `[${weights.dtype}] from ${weights.source}, ${kb(weights.bytesRead)} read` +
       (weights.convention.gain !== 'w' ? `, γ = ${weights.convention.gain} (${weights.convention.family})` : ''),
   );
+  for (const warning of weights.warnings) io.err(`layernorm-wasm: warning: ${warning}`);
   io.out(`input     ${a.in} shape [${x.shape.join(', ')}]: ${rows} rows, d = ${d}, eps = ${eps} (${epsFrom})`);
   io.out(`backend   ${rt.backend}, kernel ${rt.kernel}`);
   io.out(`time      ${ms.toFixed(3)} ms`);

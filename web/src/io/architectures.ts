@@ -75,7 +75,8 @@ Qwen3|qwen3 qwen3_moe|qwen3 qwen3moe|R|r|
 Qwen3-Next|qwen3_next|qwen3next|R+|r|
 Gemma 1, 2, 3|gemma gemma2 gemma3 gemma3_text|gemma gemma2 gemma3|R+|r|language_model.model.norm.weight model.language_model.norm.weight
 Gemma 3n|gemma3n gemma3n_text|gemma3n|R|r|model.language_model.norm.weight
-Phi-3|phi3 phimoe|phi3|R|r|
+Phi-3|phi3|phi3|R|r|
+Phi-3.5-MoE|phimoe|phimoe|L|r|model.norm.weight
 OLMo 2, OLMoE|olmo2 olmoe|olmo2 olmoe|R|r|
 DeepSeek V2, V3|deepseek_v2 deepseek_v3|deepseek deepseek2|R|r|
 InternLM2|internlm2|internlm2|R|r|
@@ -83,9 +84,12 @@ Granite|granite granitemoe|granite granitemoe|R|r|
 T5, mT5, UMT5, LongT5, Switch|t5 mt5 umt5 longt5 switch_transformers|t5 t5encoder|R|e|decoder.final_layer_norm.weight dec.output_norm.weight encoder.final_layer_norm.weight enc.output_norm.weight
 Mamba, Mamba-2, Falcon Mamba|mamba mamba2 falcon_mamba|mamba mamba2|R|e|backbone.norm_f.weight
 `;
-// T5 and Mamba call their RMSNorm's ε layer_norm_epsilon; T5's decoder's final norm comes before
-// the LM head (an encoder-only file has the encoder's); llama.cpp converts Mistral and Mixtral as
-// "llama"; OPT states no ε (nn.LayerNorm's default) and OLMo 1 fixes it.
+// T5 and Mamba call their RMSNorm's ε layer_norm_epsilon, and Phi-3.5-MoE calls its LayerNorm's
+// rms_norm_eps (nn.LayerNorm with a bias, unlike Phi-3's RMSNorm; llama.cpp writes it as
+// phimoe.attention.layer_norm_rms_epsilon and runs it as an RMSNorm plus β, which is not what
+// the model was trained with); T5's decoder's final norm comes before the LM head (an
+// encoder-only file has the encoder's); llama.cpp converts Mistral and Mixtral as "llama"; OPT
+// states no ε (nn.LayerNorm's default) and OLMo 1 fixes it.
 
 const EPS_KEYS: Record<string, string> = { e: 'layer_norm_epsilon', E: 'layer_norm_eps', r: 'rms_norm_eps' };
 const words = (field: string) => field.split(' ').filter(Boolean);

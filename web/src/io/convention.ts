@@ -5,6 +5,7 @@
  * parameters (OLMo 1). The rule of each family is the table's (architectures.ts).
  */
 
+import { NORMS, type NormKind } from '../norms.js';
 import type { GainRule, NormFamily } from './architectures.js';
 
 export type { GainRule } from './architectures.js';
@@ -28,4 +29,25 @@ export function gainRule(family: NormFamily | null, format: 'safetensors' | 'ggu
 export function applyGain(w: Float32Array, rule: GainRule): Float32Array {
   if (rule === '1 + w') for (let i = 0; i < w.length; i++) w[i] = 1 + w[i]!;
   return w;
+}
+
+/**
+ * The warning for a checkpoint that names a model (`named`, e.g. `model_type "recurrent_gemma" in
+ * config.json`) whose family the table does not have: which one, and what the loader assumed in
+ * its place, the kind of norm (from its ε key, `said`, when there is one) and γ as stored.
+ */
+export function unplacedFamily(
+  named: string,
+  norm: NormKind,
+  said: string | null,
+  format: 'safetensors' | 'gguf' | 'npy',
+): string {
+  const gain =
+    format === 'gguf'
+      ? 'γ as stored (a GGUF holds the γ llama.cpp multiplies by)'
+      : 'γ = w, the weight as stored (if its code computes with 1 + w, as Gemma’s does, γ is off by 1)';
+  return (
+    `${named} is not a family the loader's table knows (README "Which norm, γ and ε"), so it assumed ` +
+    `${NORMS[norm].name} (${said ?? 'nothing in the checkpoint says which norm'}) and ${gain}`
+  );
 }

@@ -3,8 +3,9 @@
  * `general.architecture` and `<arch>.attention.layer_norm_epsilon` / `…_rms_epsilon`, or a
  * config.json's `model_type` / `architectures` and its ε keys. The family a checkpoint names
  * (architectures.ts, one table) decides the kind, which ε key is its norm's and how γ is stored;
- * a GGUF's own ε key says more than a name. llama.cpp's final `output_norm.weight` is a LayerNorm
- * gain for GPT-2 and an RMSNorm gain for Llama, so the tensor names alone cannot tell.
+ * for a family outside the table, a GGUF's own ε key says which kind. llama.cpp's final
+ * `output_norm.weight` is a LayerNorm gain for GPT-2 and an RMSNorm gain for Llama, so the tensor
+ * names alone cannot tell.
  */
 
 import { NORMS, type NormKind } from '../norms.js';
@@ -29,9 +30,17 @@ export interface NormEvidence {
   architecture: string | null;
   /** The family the checkpoint names, from the table in architectures.ts. */
   family: NormFamily | null;
+  /** How the checkpoint names its model (for a message when the table has no such family), or null when it does not. */
+  named: string | null;
 }
 
-export const NO_EVIDENCE: NormEvidence = { layernorm: null, rmsnorm: null, architecture: null, family: null };
+export const NO_EVIDENCE: NormEvidence = {
+  layernorm: null,
+  rmsnorm: null,
+  architecture: null,
+  family: null,
+  named: null,
+};
 
 function checkEps(value: unknown, key: string, fail: (problem: string) => Error): number {
   const eps = typeof value === 'bigint' ? Number(value) : value;
@@ -42,12 +51,18 @@ function checkEps(value: unknown, key: string, fail: (problem: string) => Error)
 }
 
 /** Evidence holding one clue (or none), filed under its kind. */
-function filed(clue: NormClue | null, architecture: string | null, family: NormFamily | null): NormEvidence {
+function filed(
+  clue: NormClue | null,
+  architecture: string | null,
+  family: NormFamily | null,
+  named: string | null,
+): NormEvidence {
   return {
     layernorm: clue?.norm === 'layernorm' ? clue : null,
     rmsnorm: clue?.norm === 'rmsnorm' ? clue : null,
     architecture,
     family,
+    named,
   };
 }
 
@@ -72,12 +87,21 @@ export function ggufEvidence(
     const eps = checkEps(found[1], found[0], fail);
     return { norm, eps, said: `${about}${found[0]} = ${eps}` };
   };
-  return {
-    layernorm: clue('layernorm', 'attention.layer_norm_epsilon'),
-    rmsnorm: clue('rmsnorm', 'attention.layer_norm_rms_epsilon'),
-    architecture,
-    family: ggufFamily(architecture),
-  };
+  const layernorm = clue('layernorm', 'attention.layer_norm_epsilon');
+  const rmsnorm = clue('rmsnorm', 'attention.layer_norm_rms_epsilon');
+  const family = ggufFamily(architecture);
+  const named = architecture !== null ? `general.architecture "${architecture}"` : null;
+  const stated = family?.norm === 'rmsnorm' ? (rmsnorm ?? layernorm) : (layernorm ?? rmsnorm);
+  if (family && stated) {
+    // The family's code decides the kind; its ε key gives ε. They differ for Phi-3.5-MoE alone,
+    // whose LayerNorm llama.cpp's converter files under layer_norm_rms_epsilon.
+    const said =
+      stated.norm === family.norm
+        ? stated.said
+        : `${stated.said}, the ε of ${family.name}'s ${NORMS[family.norm].name}`;
+    return filed({ norm: family.norm, eps: stated.eps, said }, architecture, family, named);
+  }
+  return { layernorm, rmsnorm, architecture, family, named };
 }
 
 /** The scopes a config.json keeps its settings in: the top level, then a multimodal config's text_config. */
@@ -117,6 +141,13 @@ export function configEvidence(config: ModelConfig | null, fail: (problem: strin
   const architecture = type && typeof type[0] === 'string' ? type[0] : null;
   const family = configFamily(scopes);
   const about = `${config.describe}${architecture !== null ? ` (model_type "${architecture}")` : ''}`;
+  const classes = find('architectures');
+  const named =
+    architecture !== null
+      ? `model_type "${architecture}" in ${config.describe}`
+      : Array.isArray(classes?.[0]) && classes[0].length > 0
+        ? `${classes[1]} ${brief(classes[0])} in ${config.describe}`
+        : null;
   const clue = (norm: NormKind, found: [unknown, string]): NormClue => {
     const eps = checkEps(found[0], `${found[1]} in ${config.describe}`, fail);
     return { norm, eps, said: `${about}: ${found[1]} = ${eps}` };
@@ -127,13 +158,13 @@ export function configEvidence(config: ModelConfig | null, fail: (problem: strin
     // The family's norm, with the ε its own key holds (T5 and Mamba call an RMSNorm's ε
     // layer_norm_epsilon), else any ε key the config has, else the ε its code fixes.
     const found = family.epsKeys.map(find).find((f) => f !== null) ?? rms ?? ln;
-    if (found) return filed(clue(family.norm, found), architecture, family);
+    if (found) return filed(clue(family.norm, found), architecture, family, named);
     const name = NORMS[family.norm].name;
     const said =
       family.fixedEps !== undefined
         ? `${about}: ${family.name}'s ${name} has ε = ${family.fixedEps} in its code`
         : `${about}: ${family.name} uses ${name}; the config states no ε`;
-    return filed({ norm: family.norm, eps: family.fixedEps ?? null, said }, architecture, family);
+    return filed({ norm: family.norm, eps: family.fixedEps ?? null, said }, architecture, family, named);
   }
   const lnIsRms = ln !== null && find('rms_norm')?.[0] === true;
   return {
@@ -141,6 +172,7 @@ export function configEvidence(config: ModelConfig | null, fail: (problem: strin
     rmsnorm: rms ? clue('rmsnorm', rms) : ln && lnIsRms ? clue('rmsnorm', ln) : null,
     architecture,
     family: null,
+    named,
   };
 }
 
@@ -151,13 +183,14 @@ export function configEvidence(config: ModelConfig | null, fail: (problem: strin
  */
 export function architectureEvidence(architecture: string | null): NormEvidence {
   const family = ggufFamily(architecture);
-  if (family === null) return { ...NO_EVIDENCE, architecture };
+  const named = architecture !== null ? `general.architecture "${architecture}"` : null;
+  if (family === null) return { ...NO_EVIDENCE, architecture, named };
   const clue: NormClue = {
     norm: family.norm,
     eps: family.fixedEps ?? null,
     said: `general.architecture "${architecture}", which uses ${NORMS[family.norm].name}; the file states no ε`,
   };
-  return filed(clue, architecture, family);
+  return filed(clue, architecture, family, named);
 }
 
 /** What the evidence says about a gain that has (or lacks) a bias beside it. */

@@ -6,7 +6,7 @@
 
 import { byteSourceFor, type ByteSource, type ByteSourceOptions } from './byte-source.js';
 import { readModelConfig, readSiblingConfig, type ModelConfig } from './config.js';
-import { applyGain, gainRule, type NormConvention } from './convention.js';
+import { applyGain, gainRule, unplacedFamily, type NormConvention } from './convention.js';
 import { FormatError, type FileFormat } from './errors.js';
 import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
 import type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
@@ -55,6 +55,12 @@ export interface NormWeights {
    * transformers' checkpoints), or ones (OLMo 1's LayerNorm has no parameters).
    */
   convention: NormConvention;
+  /**
+   * What the loader could not tell from the checkpoint and assumed: one sentence each. Today the
+   * one case is a checkpoint naming a family outside the table (say RecurrentGemma): the sentence
+   * names it and says what was assumed (the kind from its ε key, γ as stored). Empty otherwise.
+   */
+  warnings: string[];
   /** Tensor names used (for .npy pairs, the files). */
   names: { weight: string; bias: string | null };
   /** Stored dtype of the gain, e.g. "F32", "F16", "BF16" (npy: "float32" …). */
@@ -73,16 +79,30 @@ export interface LayerNormWeights extends NormWeights {
 }
 
 /**
- * The evidence a checkpoint offers: GGUF metadata first, then config.json, then what a GGUF's
- * architecture is known to use (an ε key, where there is one, says more than a name).
+ * The evidence a checkpoint offers: GGUF metadata first (its ε key, read as its family's norm when
+ * the table has the family), then config.json, then what a GGUF's architecture is known to use.
  */
 function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail: (p: string) => Error): NormEvidence {
   const own = ggufEvidence(index?.metadata, fail);
   const fromConfig = configEvidence(config, fail);
-  const about = { architecture: own.architecture ?? fromConfig.architecture, family: own.family ?? fromConfig.family };
+  const about = {
+    architecture: own.architecture ?? fromConfig.architecture,
+    family: own.family ?? fromConfig.family,
+    named: own.named ?? fromConfig.named,
+  };
   if (own.layernorm || own.rmsnorm) return { ...own, ...about };
   if (fromConfig.layernorm || fromConfig.rmsnorm) return { ...fromConfig, ...about };
   return { ...architectureEvidence(own.architecture), ...about };
+}
+
+/** The warnings of a load: a family the checkpoint names that the table does not have. */
+function warningsFor(
+  evidence: NormEvidence,
+  decided: { norm: NormKind; said: string | null },
+  format: 'safetensors' | 'gguf' | 'npy',
+): string[] {
+  if (evidence.family !== null || evidence.named === null) return [];
+  return [unplacedFamily(evidence.named, decided.norm, decided.said, format)];
 }
 
 /** Which kinds the caller takes: loadLayerNormWeights refuses another norm before reading its data. */
@@ -110,18 +130,18 @@ function settleNorm(
   options: LoadWeightsOptions,
   accept: Accept,
   fail: (p: string) => Error,
-): { norm: NormKind; eps: number | null; names: { weight: string; bias: string | null } } {
+): { norm: NormKind; eps: number | null; said: string | null; names: { weight: string; bias: string | null } } {
   const decided = decideNorm(evidence, names.bias !== null);
   const refused = refusal(accept, decided, names.weight, fail);
   if (refused) throw refused;
-  const { norm, eps } = decided;
-  if (NORMS[norm].bias) return { norm, eps, names };
+  const { norm, eps, said } = decided;
+  if (NORMS[norm].bias) return { norm, eps, said, names };
   if (typeof options.bias === 'string') {
     throw fail(
       `expected a bias beside "${names.weight}", but it is the gain of an ${NORMS[norm].name} (${decided.said}), which has none; leave out options.bias`,
     );
   }
-  return { norm, eps, names: { weight: names.weight, bias: null } };
+  return { norm, eps, said, names: { weight: names.weight, bias: null } };
 }
 
 async function loadFromCheckpoint(
@@ -147,7 +167,7 @@ async function loadFromCheckpoint(
     const { norm, eps } = decideNorm(evidence, false);
     const { parameterless } = await import('./parameterless.js');
     const loaded = parameterless(index, modelConfig, evidence.architecture, format, fail);
-    return { ...loaded, norm, eps, convention, bytesRead: source.bytesRead, source: source.describe };
+    return { ...loaded, norm, eps, convention, warnings: [], bytesRead: source.bytesRead, source: source.describe };
   }
   const rmsOnly = evidence.rmsnorm !== null && evidence.layernorm === null;
   const found = resolveNormNames(index, options, fail, rmsOnly, family?.finalNorm ?? []);
@@ -173,6 +193,7 @@ async function loadFromCheckpoint(
     eps: settled.eps,
     architecture: evidence.architecture,
     convention: { ...convention, gain: rule },
+    warnings: warningsFor(evidence, settled, format),
     names,
     dtype: wInfo.dtype,
     dtypes: { weight: wInfo.dtype, bias: bInfo?.dtype ?? null },
@@ -252,6 +273,7 @@ async function loadNpyPair(
     eps: decided.eps,
     architecture: evidence.architecture,
     convention: { family: evidence.family?.name ?? null, gain },
+    warnings: warningsFor(evidence, decided, 'npy'),
     names,
     dtype: g.dtype,
     dtypes: { weight: g.dtype, bias: b ? b.dtype : null },

@@ -52,6 +52,8 @@ export interface WeightsInfo {
   eps: number | null;
   /** e.g. 'gpt2', when the checkpoint says. */
   architecture: string | null;
+  /** What the loader could not tell and assumed (a family outside its table), one sentence each. */
+  warnings: string[];
 }
 
 export interface LayerParams {

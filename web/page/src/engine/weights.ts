@@ -53,6 +53,7 @@ export async function readWeights(
       tensor: null,
       eps: null,
       architecture: null,
+      warnings: [],
     };
   }
   const input = req.kind === 'gpt2' ? GPT2_SAFETENSORS_URL : req.kind === 'url' ? req.url : req.file;
@@ -87,6 +88,7 @@ export async function readWeights(
       tensor: res.names.weight,
       eps: res.eps,
       architecture: res.architecture,
+      warnings: res.warnings,
     };
   } catch (e) {
     if (signal.aborted) throw e;

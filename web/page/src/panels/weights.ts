@@ -154,7 +154,8 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
 
     const w = s.weights;
     const l = s.weightsLoad;
-    // The notice: a problem with what was typed, a failed load, or a load that keeps the page waiting.
+    // The notice: a problem with what was typed, a failed load, a load that keeps the page waiting,
+    // or what the loader assumed about the weights in use.
     let text: string | null = null;
     let kind = 'warn';
     if (localProblem) text = localProblem;
@@ -164,6 +165,8 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       text =
         `Loading ${l.label}… ${fmtBytes(l.bytesRead)} read. Everything below starts as soon as the weights arrive; ` +
         'the page stops waiting after 20 s without data.';
+    } else if (w && w.warnings.length > 0 && l?.status !== 'loading') {
+      text = `Note: ${w.warnings.map((warning) => `${warning}.`).join(' ')}`;
     }
     notice.hidden = text === null;
     notice.dataset.kind = kind;
@@ -224,7 +227,11 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
             : '';
     const bad = s.eps === null;
     markInvalid(eps, bad);
-    setMsg($('eps-msg'), bad ? 'ε must be a finite number ≥ 0, e.g. 1e-5.' : '', bad ? 'error' : 'info');
+    setMsg(
+      $('eps-msg'),
+      bad ? 'ε must be a finite number ≥ 0 that a double holds (0, or from 5e-324 up), e.g. 1e-5.' : '',
+      bad ? 'error' : 'info',
+    );
   }
 
   store.watch(['weightsSource', 'weightsLoad', 'weights', 'variant', 'epsText', 'eps', 'epsOrigin'], render);
