@@ -71,6 +71,8 @@ describe('the tarball', () => {
       'dist/explainer/index.d.ts',
       'dist/inline.js',
       'dist/inline.d.ts',
+      'dist/onnx/index.js',
+      'dist/onnx/index.d.ts',
       'dist/wasm/layernorm-simd.wasm',
       'dist/wasm/layernorm-scalar.wasm',
       'dist/wasm/layernorm-simd.embedded.js',
@@ -85,7 +87,7 @@ describe('the tarball', () => {
     const strays = files.filter(
       (f) =>
         f.startsWith('dist/') &&
-        !/^dist\/((io|worker|cli|explainer)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+        !/^dist\/((io|worker|cli|explainer|onnx)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
           f,
         ),
     );
@@ -376,6 +378,8 @@ describe('package.json', () => {
       { kind: 'CJSResolvesToESM', entrypoint: './explainer', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './inline', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './inline', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './onnx', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './onnx', resolutionKind: 'node16-cjs' },
     ]);
     expect(Object.keys(report.analysis.entrypoints)).toEqual([
       '.',
@@ -383,6 +387,7 @@ describe('package.json', () => {
       './worker',
       './explainer',
       './inline',
+      './onnx',
       './package.json',
     ]);
   }, 120_000);
