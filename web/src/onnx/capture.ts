@@ -7,7 +7,7 @@
 import { DisposedError } from '../errors.js';
 import { FormatError } from '../io/errors.js';
 import { RULES } from '../rules.js';
-import { checkModel, exposeNorms } from './expose.js';
+import { checkModel, exposeSelected } from './expose.js';
 import { feedsFor } from './feeds.js';
 import { PROBLEMS } from './problems.js';
 import { checkTokens } from './tokens.js';
@@ -45,6 +45,8 @@ export interface NormCapture {
   release(): Promise<void>;
 }
 
+const MODEL_OR_EXPOSED = 'a model from readOnnxModel() or exposeNorms()';
+
 const isExposed = (m: unknown): m is ExposedModel =>
   typeof m === 'object' && m !== null && 'model' in m && 'bytes' in m && 'norms' in m;
 
@@ -81,8 +83,8 @@ export async function createNormCapture(
   const fn = 'createNormCapture';
   const runtime = checkRuntime(fn, ort);
   const o = checkCaptureOptions(fn, options);
-  const exposed = isExposed(model) ? model : exposeNorms(model, { norms: o.norms });
-  const inner = checkModel(fn, exposed.model);
+  const inner = checkModel(fn, isExposed(model) ? model.model : model, MODEL_OR_EXPOSED);
+  const exposed = isExposed(model) ? model : exposeSelected(fn, model, inner, o.norms);
   if (!(exposed.bytes instanceof Uint8Array)) {
     throw new TypeError(RULES.mustBe(fn, 'model.bytes', 'the Uint8Array exposeNorms() made', exposed.bytes));
   }
@@ -119,7 +121,7 @@ export async function captureNorms(
   const fn = 'captureNorms';
   checkRuntime(fn, ort);
   const o = checkCaptureOptions(fn, options);
-  checkModel(fn, isExposed(model) ? model.model : model);
+  checkModel(fn, isExposed(model) ? model.model : model, MODEL_OR_EXPOSED);
   // The ids are checked before a session is made, so that a wrong id costs no model load.
   checkTokens(fn, tokens, isExposed(model) ? model.model : model);
   checkRunOptions(fn, options);

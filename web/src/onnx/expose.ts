@@ -19,19 +19,29 @@ export function exposeNorms(model: OnnxModel, options?: ExposeOptions): ExposedM
   const inner = checkModel(FN, model);
   const o = options === undefined || options === null ? {} : options;
   if (typeof o !== 'object') throw new TypeError(RULES.mustBe(FN, 'options', 'an object', o));
-  const norms = selectNorms(FN, model, o.norms);
+  return exposeSelected(FN, model, inner, o.norms);
+}
+
+/** exposeNorms for a caller that checked the model, naming its own function in a selection's errors. */
+export function exposeSelected(
+  fn: string,
+  model: OnnxModel,
+  inner: ModelInternals,
+  selection: NormSelection | undefined,
+): ExposedModel {
+  const norms = selectNorms(fn, model, selection);
   return { model, bytes: exposedBytes(inner, norms), norms };
 }
 
-/** The internals of a model readOnnxModel returned; a TypeError for anything else. */
-export function checkModel(fn: string, model: unknown): ModelInternals {
+/** The internals of a model readOnnxModel returned; a TypeError (saying what `model` may be) for anything else. */
+export function checkModel(fn: string, model: unknown, expected = 'a model from readOnnxModel()'): ModelInternals {
   const inner = internalsOf(model);
-  if (!inner) throw new TypeError(RULES.mustBe(fn, 'model', 'a model from readOnnxModel()', model));
+  if (!inner) throw new TypeError(RULES.mustBe(fn, 'model', expected, model));
   return inner;
 }
 
 /** The norms a selection names (by name or index), in graph order; all when it is undefined. */
-export function selectNorms(fn: string, model: OnnxModel, selection: NormSelection | undefined): OnnxNorm[] {
+function selectNorms(fn: string, model: OnnxModel, selection: NormSelection | undefined): OnnxNorm[] {
   if (selection === undefined) return [...model.norms];
   if (!Array.isArray(selection)) {
     throw new TypeError(RULES.mustBe(fn, 'norms', 'an array of norm names or indices', selection));

@@ -21,7 +21,8 @@ export const normText = (name: string, op: NormOp): string =>
 
 export const PROBLEMS = {
   /** Bytes that are not a ModelProto; `start` is bytes-preview's "it starts with …". */
-  notOnnx: (start: string, why: string) => `expected an ONNX model (a protobuf ModelProto), but ${start}: ${why}`,
+  notOnnx: (start: string, why: string | null) =>
+    `expected an ONNX model (a protobuf ModelProto), but ${start}${why === null ? '' : `: ${why}`}`,
   /** A field of the ModelProto that runs past the end of the file. */
   truncated: (end: number, field: string, at: number) =>
     `the file is truncated: it ends at byte ${end}, inside ${field} (from byte ${at})`,
@@ -52,5 +53,5 @@ export const PROBLEMS = {
   unfillableInput: (name: string, type: string, shape: readonly Dim[] | null) =>
     `the model declares an input "${name}" (${type} ${dimsText(shape)}) that capture cannot fill from token ids; pass it in options.feeds`,
   runtimeOutput: (value: string, got: string) =>
-    `the runtime returned ${got} for "${value}"; expected a float32 tensor`,
+    `the runtime returned ${got} for "${value}", whose type the model does not state; expected float32 activations`,
 } as const;

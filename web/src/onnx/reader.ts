@@ -123,6 +123,7 @@ const MODEL_FIELDS: Record<number, string> = {
 };
 
 function wordProblem(error: unknown, bytes: Uint8Array, fail: (p: string) => FormatError): unknown {
+  if (bytes.length === 0) return fail(PROBLEMS.notOnnx(preview(bytes), null));
   const html = looksLikeHtml(bytes)
     ? '; it looks like an HTML page, which is what many servers answer for a file they do not have'
     : '';
@@ -131,17 +132,12 @@ function wordProblem(error: unknown, bytes: Uint8Array, fail: (p: string) => For
   }
   if (!(error instanceof ProtoProblem)) return error;
   const topLevel = error.what === 'the model';
-  if (topLevel && error.kind === 'truncated' && Number(error.detail) === bytes.length && error.field !== null) {
-    const field = MODEL_FIELDS[error.field] ?? `field ${error.field}`;
+  if (topLevel && error.kind === 'truncated') {
+    // model.ts reports bytes that end before an ir_version as malformed: these began as a model.
+    const field = error.field === null ? 'a field' : (MODEL_FIELDS[error.field] ?? `field ${error.field}`);
     return fail(PROBLEMS.truncated(bytes.length, `${field} of the ModelProto`, error.at));
   }
-  if (topLevel)
-    return fail(
-      PROBLEMS.notOnnx(
-        preview(bytes),
-        `${error.kind === 'truncated' ? `bytes that end inside a field at byte ${error.at}` : `${error.detail} at byte ${error.at}`}${html}`,
-      ),
-    );
+  if (topLevel) return fail(PROBLEMS.notOnnx(preview(bytes), `${error.detail} at byte ${error.at}${html}`));
   if (error.kind === 'truncated')
     return fail(
       PROBLEMS.malformed(error.at, error.what, `a field that runs past its message's end at byte ${error.detail}`),

@@ -12,7 +12,7 @@ export function checkTokens(fn: string, tokens: unknown, model: OnnxModel): numb
   const isList = Array.isArray(tokens) || (ArrayBuffer.isView(tokens) && !(tokens instanceof DataView));
   if (!isList) throw new TypeError(RULES.mustBe(fn, 'tokens', 'an array or typed array of token ids', tokens));
   const list = tokens as ArrayLike<unknown>;
-  if (list.length === 0) throw new RangeError(RULES.mustBe(fn, 'tokens', 'at least one token id', 'length 0'));
+  if (list.length === 0) throw new RangeError(`${fn}: tokens must hold at least one token id, got length 0`);
   const context = model.context;
   if (context && list.length > context.size) {
     const why = `at most ${context.size} token ids (the model's context: the rows of ${context.tensor})`;
