@@ -55,13 +55,18 @@ async function readWhole(source: ByteSource): Promise<{ bytes: Uint8Array; descr
   if (source.size === 0) return { bytes: new Uint8Array(0), describe };
   const first = await source.read(0, 1);
   const size = source.size;
+  if (!isTagStart(first[0]!)) {
+    // Not a model: its first bytes are all the message needs (as many as there are, up to 64).
+    const head =
+      size === undefined ? await source.read(0, 64).catch(() => first) : await source.read(0, Math.min(size, 64));
+    return { bytes: head, describe };
+  }
   if (size === undefined) {
     throw new FetchError('answered without the size of the file; expected one, to read the whole model', {
       url: describe,
     });
   }
-  const whole = isTagStart(first[0]!) ? size : Math.min(size, 64);
-  return { bytes: whole === 1 ? first : await source.read(0, whole), describe };
+  return { bytes: size === 1 ? first : await source.read(0, size), describe };
 }
 
 /** A byte that can begin a ModelProto field: field 1–31 (one-byte tag) of a wire type protobuf has. */
