@@ -110,8 +110,7 @@ class Matcher {
     if (!node.inputs[0] || !gamma || !node.outputs[0]) return null;
     const beta = spec.beta === null ? null : node.inputs[spec.beta] || null;
     const eps = node.attributes.get('epsilon')?.f ?? spec.eps;
-    const axisAttribute = node.attributes.get('axis')?.i;
-    const axis = axisAttribute === undefined || axisAttribute === null ? -1 : Number(BigInt.asIntN(64, axisAttribute));
+    const axis = node.attributes.get('axis')?.i ?? -1;
     const input = spec.skip ? node.outputs[SKIP_SUM_OUTPUT] || null : node.inputs[0];
     return {
       op: node.opType,
@@ -231,10 +230,9 @@ class Matcher {
 
   /** ReduceMean over the last axis only, keeping it (axes an attribute below opset 18, an input from 18). */
   private reducesLastAxis(n: NodeRef): boolean {
-    const keep = n.attributes.get('keepdims')?.i;
-    if (keep !== undefined && keep !== null && keep === 0n) return false;
+    if (n.attributes.get('keepdims')?.i === 0) return false;
     const attribute = n.attributes.get('axes');
-    if (attribute) return attribute.ints.length === 1 && BigInt.asIntN(64, attribute.ints[0]!) === -1n;
+    if (attribute) return attribute.ints.length === 1 && attribute.ints[0] === -1;
     if (!n.inputs[1]) return false;
     const axes = this.index.constant(n.inputs[1]);
     return scalarOfInt(this.bytes, axes) === -1;

@@ -4,7 +4,7 @@
  * data), inputs, outputs and value infos. The few tensors whose values are needed (a norm's γ, β
  * and ε) are decoded later by tensors.ts from the ranges kept here. Field numbers are onnx.proto's.
  */
-import { FIXED32, LENGTH_DELIMITED, ProtoProblem, ProtoReader, VARINT, int64, type Field } from './protobuf.js';
+import { FIXED32, LENGTH_DELIMITED, ProtoProblem, ProtoReader, VARINT, type Field } from './protobuf.js';
 
 /** A TensorProto: an initializer, or a Constant node's or an attribute's value. */
 export interface TensorRef {
@@ -25,9 +25,9 @@ export interface TensorRef {
 export interface AttributeRef {
   readonly name: string;
   readonly f: number | null;
-  readonly i: bigint | null;
+  readonly i: number | null;
   readonly floats: readonly number[];
-  readonly ints: readonly bigint[];
+  readonly ints: readonly number[];
   readonly t: TensorRef | null;
   /** g and graphs: the subgraphs of If, Loop and Scan. */
   readonly graphs: readonly GraphRef[];
@@ -101,7 +101,7 @@ export function readModelStructure(bytes: Uint8Array): ModelRef {
   let graphField: Field | null = null;
   const fields = pb.fields(0, bytes.length, 'the model');
   for (const f of guarded(fields, () => irVersion !== null)) {
-    if (f.number === 1) irVersion = int64(expect(f, VARINT, 'the model').varint);
+    if (f.number === 1) irVersion = expect(f, VARINT, 'the model').int;
     else if (f.number === 2) producer = pb.text(expect(f, LENGTH_DELIMITED, 'the model'));
     else if (f.number === 7) graphField = expect(f, LENGTH_DELIMITED, 'the model');
     else if (f.number === 8) {
@@ -109,7 +109,7 @@ export function readModelStructure(bytes: Uint8Array): ModelRef {
       let version = 0;
       for (const o of pb.fields(f.from, expect(f, LENGTH_DELIMITED, 'the model').to, 'an opset_import')) {
         if (o.number === 1) domain = pb.text(expect(o, LENGTH_DELIMITED, 'an opset_import'));
-        else if (o.number === 2) version = int64(expect(o, VARINT, 'an opset_import').varint);
+        else if (o.number === 2) version = expect(o, VARINT, 'an opset_import').int;
       }
       opsets.set(domain, version);
     }
@@ -222,19 +222,19 @@ function readAttribute(pb: ProtoReader, field: Field, node: string, depth: numbe
   const what = `an attribute of ${node}`;
   let name = '';
   let f: number | null = null;
-  let i: bigint | null = null;
+  let i: number | null = null;
   const floats: number[] = [];
-  const ints: bigint[] = [];
+  const ints: number[] = [];
   let t: TensorRef | null = null;
   const graphFields: Field[] = [];
   for (const a of pb.fields(field.from, field.to, what)) {
     if (a.number === 1) name = pb.text(expect(a, LENGTH_DELIMITED, what));
     else if (a.number === 2) f = pb.float(expect(a, FIXED32, what));
-    else if (a.number === 3) i = expect(a, VARINT, what).varint;
+    else if (a.number === 3) i = expect(a, VARINT, what).int;
     else if (a.number === 5) t = readTensor(pb, expect(a, LENGTH_DELIMITED, what), `the value of ${node}`);
     else if (a.number === 6 || a.number === 11) graphFields.push(expect(a, LENGTH_DELIMITED, what));
-    else if (a.number === 7) floats.push(...pb.packedFloats(repeated(a, FIXED32, what)));
-    else if (a.number === 8) ints.push(...pb.packedVarints(repeated(a, VARINT, what), what));
+    else if (a.number === 7) pb.packedFloats(repeated(a, FIXED32, what), floats);
+    else if (a.number === 8) pb.packedVarints(repeated(a, VARINT, what), what, ints);
   }
   const graphs = graphFields.map((g) => readGraph(pb, g, `the ${name || 'subgraph'} of ${node}`, depth + 1));
   return { name, f, i, floats, ints, t, graphs };
@@ -256,8 +256,8 @@ function readTensor(pb: ProtoReader, field: Field, what: string): TensorRef {
   let externalLocation: string | null = null;
   let external = false;
   for (const f of pb.fields(field.from, field.to, what)) {
-    if (f.number === 1) dims.push(...pb.packedVarints(repeated(f, VARINT, what), what).map(int64));
-    else if (f.number === 2) dataType = int64(expect(f, VARINT, what).varint);
+    if (f.number === 1) pb.packedVarints(repeated(f, VARINT, what), what, dims);
+    else if (f.number === 2) dataType = expect(f, VARINT, what).int;
     else if (f.number === 4) floatData.push(repeated(f, FIXED32, what));
     else if (f.number === 8) name = pb.text(expect(f, LENGTH_DELIMITED, what));
     else if (f.number === 9) raw = [expect(f, LENGTH_DELIMITED, what).from, f.to];
@@ -270,7 +270,7 @@ function readTensor(pb: ProtoReader, field: Field, what: string): TensorRef {
         else if (e.number === 2) value = pb.text(expect(e, LENGTH_DELIMITED, what));
       }
       if (key === 'location') externalLocation = value;
-    } else if (f.number === 14) external = int64(expect(f, VARINT, what).varint) === 1;
+    } else if (f.number === 14) external = expect(f, VARINT, what).int === 1;
   }
   return {
     name,
@@ -294,7 +294,7 @@ function readValue(pb: ProtoReader, field: Field, graph: string): ValueRef {
       for (const t of pb.fields(f.from, expect(f, LENGTH_DELIMITED, what).to, what)) {
         if (t.number !== 1) continue; // tensor_type; sequences, maps and the rest stay unread
         for (const tt of pb.fields(t.from, expect(t, LENGTH_DELIMITED, what).to, what)) {
-          if (tt.number === 1) elemType = int64(expect(tt, VARINT, what).varint);
+          if (tt.number === 1) elemType = expect(tt, VARINT, what).int;
           else if (tt.number === 2) shape = readShape(pb, expect(tt, LENGTH_DELIMITED, what), what);
         }
       }
@@ -309,7 +309,7 @@ function readShape(pb: ProtoReader, field: Field, what: string): Dim[] {
     if (d.number !== 1) continue;
     let dim: Dim = null;
     for (const v of pb.fields(d.from, expect(d, LENGTH_DELIMITED, what).to, what)) {
-      if (v.number === 1) dim = int64(expect(v, VARINT, what).varint);
+      if (v.number === 1) dim = expect(v, VARINT, what).int;
       else if (v.number === 2) dim = pb.text(expect(v, LENGTH_DELIMITED, what));
     }
     shape.push(dim);

@@ -76,12 +76,11 @@ function vector(
   return Float32Array.from(values(t, bytes, fail));
 }
 
-/** ε (or any other scalar a norm's arithmetic holds): float32, or float64. */
+/** ε: float32, or float64 (the matcher took it for one value, or one of a type tensors.ts does not read). */
 function scalar(role: string, what: string, value: string, index: GraphIndex, bytes: Uint8Array, fail: Fail): number {
   const c = constantOf(role, what, value, index, fail);
   const v = scalarOf(bytes, c);
-  if (v === 'unreadable') throw fail(PROBLEMS.dtype(role, what, c.source, dataTypeName(c.tensor!.dataType)));
-  if (v === null) throw fail(PROBLEMS.notVector(role, what, c.source, c.tensor?.dims ?? [c.floats?.length ?? 0]));
+  if (typeof v !== 'number') throw fail(PROBLEMS.dtype(role, what, c.source, dataTypeName(c.tensor?.dataType ?? 0)));
   return v;
 }
 

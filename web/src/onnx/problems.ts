@@ -31,7 +31,7 @@ export const PROBLEMS = {
   externalData: (tensor: string, location: string) =>
     `tensor "${tensor}" keeps its data in an external file (${JSON.stringify(location)}); expected every tensor inside the model: use an export without external data, or save one with onnx.save(model, path, save_as_external_data=False)`,
   noNorm: (nodes: number, opTypes: readonly string[]) =>
-    `found no normalization in the main graph (${NORM_OPS}); its ${nodes} nodes are ${opTypes.length ? opTypes.join(', ') : 'none'}`,
+    `found no normalization in the main graph (${NORM_OPS}); its ${nodes} nodes are ${opTypes.length ? `${opTypes.slice(0, 12).join(', ')}${opTypes.length > 12 ? ', …' : ''}` : 'none'}`,
   inSubgraph: (norm: string, where: string) =>
     `${norm} is inside ${where}, and a value inside a subgraph cannot be made an output of the model; use an export without If or Loop nodes (decoder_model.onnx or model.onnx rather than decoder_model_merged.onnx)`,
   /** γ, β or ε of another type than float32 (a scalar may also be float64). */

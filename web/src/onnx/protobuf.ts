@@ -20,8 +20,8 @@ export interface Field {
   /** Its value's bytes: the payload of a length-delimited field, the 4 or 8 bytes of a fixed one. */
   readonly from: number;
   readonly to: number;
-  /** A varint field's value (unsigned, exact). */
-  readonly varint: bigint;
+  /** A varint field's value as a signed int64 (exact up to 2⁵³; onnx.proto's ints are int64). */
+  readonly int: number;
 }
 
 /**
@@ -45,6 +45,8 @@ export class ProtoProblem extends Error {
   }
 }
 
+const UTF8 = new TextDecoder();
+
 export class ProtoReader {
   constructor(readonly bytes: Uint8Array) {}
 
@@ -52,32 +54,46 @@ export class ProtoReader {
     return new ProtoProblem('malformed', what, at, detail);
   }
 
-  /** The varint at `at` (at most 10 bytes, inside [at, end)) and the byte after it. */
-  varint(at: number, end: number, what: string): [bigint, number] {
-    let small = 0;
+  /** The byte after the varint `varint` read last. */
+  private after = 0;
+
+  /**
+   * The varint at `at` (at most 10 bytes, inside [at, end)) as a signed int64, exact up to 2⁵³;
+   * `this.after` is the byte after it. Up to 7 bytes (49 bits) in a double, longer ones (an int64
+   * such as axis −1 takes 10) through a bigint, so that the common case allocates nothing.
+   */
+  varint(at: number, end: number, what: string): number {
+    let value = 0;
+    let scale = 1;
     let i = at;
-    // Up to 7 bytes (49 bits) in a double; a longer varint (an int64 such as axis -1) in a bigint.
-    for (let shift = 0; shift < 49; shift += 7) {
+    for (let n = 0; n < 7; n++) {
       if (i >= end) throw this.truncated(what, at, end);
       const b = this.bytes[i++]!;
-      small += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return [BigInt(small), i];
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        this.after = i;
+        return value;
+      }
+      scale *= 128;
     }
-    let big = BigInt(small);
+    let big = BigInt(value);
     for (let shift = 49n; ; shift += 7n) {
       if (i >= end) throw this.truncated(what, at, end);
       if (shift > 63n) throw this.fail('a varint of more than 10 bytes', at, what);
       const b = this.bytes[i++]!;
       big |= BigInt(b & 0x7f) << shift;
-      if (b < 0x80) return [BigInt.asUintN(64, big), i];
+      if (b < 0x80) {
+        this.after = i;
+        return Number(BigInt.asIntN(64, big));
+      }
     }
   }
 
-  /** A length or count: a varint that must fit in a safe integer. */
-  size(at: number, end: number, what: string): [number, number] {
-    const [v, next] = this.varint(at, end, what);
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw this.fail(`a length of ${v} bytes`, at, what);
-    return [Number(v), next];
+  /** A length or count: a varint that must be a safe integer >= 0. */
+  private size(at: number, end: number, what: string): number {
+    const v = this.varint(at, end, what);
+    if (v < 0 || v > Number.MAX_SAFE_INTEGER) throw this.fail(`a length of ${v} bytes`, at, what);
+    return v;
   }
 
   /** Every field of the message in [from, to), in order. */
@@ -85,32 +101,34 @@ export class ProtoReader {
     let at = from;
     while (at < to) {
       const start = at;
-      const [tag, afterTag] = this.varint(at, to, what);
-      const number = Number(tag >> 3n);
-      const wire = Number(tag & 7n);
-      if (number === 0 || tag >> 3n > 0x1fffffffn) throw this.fail(`field number ${tag >> 3n}`, start, what);
-      let varint = 0n;
+      const tag = this.varint(at, to, what);
+      const afterTag = this.after;
+      const number = Math.floor(tag / 8);
+      const wire = tag - number * 8;
+      if (number <= 0 || number > 0x1fffffff) throw this.fail(`field number ${number}`, start, what);
+      let int = 0;
       let valueFrom = afterTag;
       if (wire === VARINT) {
-        [varint, at] = this.varint(afterTag, to, what);
+        int = this.varint(afterTag, to, what);
+        at = this.after;
       } else if (wire === FIXED64 || wire === FIXED32) {
         at = afterTag + (wire === FIXED64 ? 8 : 4);
         if (at > to) throw this.truncated(what, start, to);
       } else if (wire === LENGTH_DELIMITED) {
-        const [length, payload] = this.size(afterTag, to, what);
-        valueFrom = payload;
-        at = payload + length;
+        const length = this.size(afterTag, to, what);
+        valueFrom = this.after;
+        at = valueFrom + length;
         if (at > to) throw this.truncated(what, start, to, number);
       } else {
         throw this.fail(`wire type ${wire} (field ${number})`, start, what);
       }
-      yield { number, wire, start, from: valueFrom, to: at, varint };
+      yield { number, wire, start, from: valueFrom, to: at, int };
     }
   }
 
   /** A length-delimited field's bytes as UTF-8 text. */
   text(field: Field): string {
-    return new TextDecoder().decode(this.bytes.subarray(field.from, field.to));
+    return UTF8.decode(this.bytes.subarray(field.from, field.to));
   }
 
   /** A fixed32 field as a float. */
@@ -118,23 +136,27 @@ export class ProtoReader {
     return new DataView(this.bytes.buffer, this.bytes.byteOffset + field.from, 4).getFloat32(0, true);
   }
 
-  /** The values of a repeated varint field, packed (one length-delimited field) or not (one each). */
-  packedVarints(field: Field, what: string): bigint[] {
-    if (field.wire === VARINT) return [field.varint];
-    const out: bigint[] = [];
-    for (let at = field.from; at < field.to;) {
-      const [v, next] = this.varint(at, field.to, what);
-      out.push(v);
-      at = next;
+  /**
+   * The values of a repeated varint field, packed (one length-delimited field) or not (one each),
+   * appended to `out` (one at a time: a spread of a field's many values would exceed the engine's
+   * argument limit).
+   */
+  packedVarints(field: Field, what: string, out: number[] = []): number[] {
+    if (field.wire === VARINT) {
+      out.push(field.int);
+      return out;
     }
+    for (let at = field.from; at < field.to; at = this.after) out.push(this.varint(at, field.to, what));
     return out;
   }
 
-  /** The values of a repeated float field, packed or not. */
-  packedFloats(field: Field): number[] {
-    if (field.wire === FIXED32) return [this.float(field)];
+  /** The values of a repeated float field, packed or not, appended to `out`. */
+  packedFloats(field: Field, out: number[] = []): number[] {
+    if (field.wire === FIXED32) {
+      out.push(this.float(field));
+      return out;
+    }
     const view = new DataView(this.bytes.buffer, this.bytes.byteOffset + field.from, field.to - field.from);
-    const out: number[] = [];
     for (let i = 0; i + 4 <= view.byteLength; i += 4) out.push(view.getFloat32(i, true));
     return out;
   }
@@ -143,9 +165,6 @@ export class ProtoReader {
     return new ProtoProblem('truncated', what, start, String(end), field);
   }
 }
-
-/** A signed int64 from a varint's bits, as a number (exact up to 2⁵³). */
-export const int64 = (v: bigint): number => Number(BigInt.asIntN(64, v));
 
 /** The bytes of a varint. */
 export function encodeVarint(value: number): Uint8Array {

@@ -77,7 +77,7 @@ function rangeLookups(index: GraphIndex): TensorRef[] {
   const tables: TensorRef[] = [];
   for (const node of index.graph.nodes) {
     if (node.opType !== 'Range' || !node.outputs[0]) continue;
-    tables.push(...gathersOf(index, node.outputs[0]));
+    for (const t of gathersOf(index, node.outputs[0])) tables.push(t);
   }
   return tables;
 }

@@ -60,7 +60,7 @@ export function tensorValues(bytes: Uint8Array, t: TensorRef): Float64Array | nu
   }
   const pb = new ProtoReader(bytes);
   const values: number[] = [];
-  if (width === 4) for (const f of t.floatData) values.push(...pb.packedFloats(f));
+  if (width === 4) for (const f of t.floatData) pb.packedFloats(f, values);
   else {
     for (const f of t.doubleData) {
       const view = new DataView(bytes.buffer, bytes.byteOffset + f.from, f.to - f.from);
