@@ -90,7 +90,7 @@ describe.each([
   it('O13: arguments of the wrong type', async () => {
     expect(await rejection(() => captureNorms({} as OnnxRuntime, model, IDS))).toEqual([
       'TypeError',
-      "captureNorms: ort must be the onnxruntime module (import * as ort from 'onnxruntime-web' or 'onnxruntime-node'), got Object",
+      'captureNorms: ort must be the onnxruntime-web or onnxruntime-node module, as import * as ort gives it, got Object',
     ]);
     expect(await rejection(() => captureNorms(ort, {} as OnnxModel, IDS))).toEqual([
       'TypeError',

@@ -60,12 +60,7 @@ function checkRuntime(fn: string, ort: unknown): OnnxRuntime {
     typeof o.Tensor !== 'function'
   ) {
     throw new TypeError(
-      RULES.mustBe(
-        fn,
-        'ort',
-        "the onnxruntime module (import * as ort from 'onnxruntime-web' or 'onnxruntime-node')",
-        ort,
-      ),
+      RULES.mustBe(fn, 'ort', 'the onnxruntime-web or onnxruntime-node module, as import * as ort gives it', ort),
     );
   }
   return o as OnnxRuntime;
