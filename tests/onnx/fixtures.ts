@@ -62,6 +62,7 @@ export const MODELS: readonly TinyModel[] = [
     eps: E1,
   },
   { file: 'gpt2-opset14.onnx', family: 'gpt2', norm: 'layernorm', form: 'layernorm', ops: five(dec), eps: E1 },
+  // ε and Pow's 2 are initializers here, Constant nodes in gpt2-opset14.onnx.
   { file: 'gpt2-nopos-opset14.onnx', family: 'gpt2', norm: 'layernorm', form: 'layernorm', ops: five(dec), eps: E1 },
   {
     file: 'gpt2-q8-opset14.onnx',

@@ -9,7 +9,8 @@ past_key_values.N.key/value; logits, present.N.key/value), in every graph form a
   gpt2-opset17.onnx           LayerNormalization operators
   gpt2-opset14.onnx           the decomposed LayerNorm (ReduceMean, Sub, Pow, ..., Mul, Add), the
                               form of GPT-2's ONNX exports on the Hugging Face Hub
-  gpt2-nopos-opset14.onnx     the same without a position_ids input (positions counted in the graph)
+  gpt2-nopos-opset14.onnx     the same without a position_ids input (positions counted in the graph),
+                              its constants (ε, Pow's 2) stored as initializers instead of Constant nodes
   gpt2-q8-opset14.onnx        gpt2-opset14 with its MatMuls and token embedding quantized to 8 bits
                               as onnxruntime's dynamic quantization writes them (transformers.js'
                               q8 "model_quantized.onnx"): its norms stay float32
@@ -392,6 +393,24 @@ def export(model, path, opset, positions=True):
     onnx.save(m, path)
 
 
+def constants_as_initializers(path):
+    """Every Constant node's value as an initializer of the same name, as some exporters and optimizers store them."""
+    m = onnx.load(path)
+    g = m.graph
+    kept = []
+    for node in g.node:
+        if node.op_type == "Constant" and node.attribute[0].name == "value":
+            t = onnx.TensorProto()
+            t.CopyFrom(node.attribute[0].t)
+            t.name = node.output[0]
+            g.initializer.append(t)
+        else:
+            kept.append(node)
+    del g.node[:]
+    g.node.extend(kept)
+    onnx.save(m, path)
+
+
 def quantize_dynamic_like(src, dst):
     """MatMul(x, W) → DynamicQuantizeLinear(x), MatMulInteger(x_q, W_q int8) and a rescale, and the token
     embedding's Gather on an int8 table → DequantizeLinear: what onnxruntime's quantize_dynamic writes."""
@@ -526,6 +545,7 @@ def main():
     nopos = GPT2(positions=False)
     nopos.load_state_dict(gpt2.state_dict())
     export(nopos.eval(), os.path.join(HERE, "gpt2-nopos-opset14.onnx"), 14, positions=False)
+    constants_as_initializers(os.path.join(HERE, "gpt2-nopos-opset14.onnx"))
     fused = GPT2(fused=True)
     fused.load_state_dict(gpt2.state_dict())
     export(fused.eval(), os.path.join(HERE, "gpt2-fused.onnx"), 17)
