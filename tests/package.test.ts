@@ -71,6 +71,8 @@ describe('the tarball', () => {
       'dist/explainer/index.d.ts',
       'dist/inline.js',
       'dist/inline.d.ts',
+      'dist/onnx/index.js',
+      'dist/onnx/index.d.ts',
       'dist/wasm/layernorm-simd.wasm',
       'dist/wasm/layernorm-scalar.wasm',
       'dist/wasm/layernorm-simd.embedded.js',
@@ -85,7 +87,7 @@ describe('the tarball', () => {
     const strays = files.filter(
       (f) =>
         f.startsWith('dist/') &&
-        !/^dist\/((io|worker|cli|explainer)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+        !/^dist\/((io|worker|cli|explainer|onnx)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
           f,
         ),
     );
@@ -204,6 +206,47 @@ describe('the element and inline entries in Node', () => {
   });
 });
 
+describe('the onnx entry', () => {
+  it('layernorm-wasm/onnx reads a model in Node, by name', () => {
+    const model = join(root, 'tests', 'data', 'onnx', 'gpt2-opset14.onnx');
+    writeFileSync(
+      join(dir, 'onnx.mjs'),
+      `import { openAsBlob } from 'node:fs';
+       const { readOnnxModel, FormatError } = await import('layernorm-wasm/onnx');
+       const model = await readOnnxModel(await openAsBlob(${JSON.stringify(model)}));
+       const io = await import('layernorm-wasm/io');
+       console.log(JSON.stringify({ norms: model.norms.map((n) => n.name), same: FormatError === io.FormatError }));`,
+    );
+    expect(JSON.parse(execFileSync(process.execPath, ['onnx.mjs'], { cwd: dir, encoding: 'utf8' }))).toEqual({
+      norms: [
+        'transformer.h.0.ln_1',
+        'transformer.h.0.ln_2',
+        'transformer.h.1.ln_1',
+        'transformer.h.1.ln_2',
+        'transformer.ln_f',
+      ],
+      same: true,
+    });
+  });
+
+  it('is never loaded by the main entry: no module layernorm-wasm imports reaches dist/onnx/', () => {
+    const dist = join(installed, 'dist');
+    const reached = new Set<string>();
+    const queue = ['index.js'];
+    while (queue.length) {
+      const f = queue.pop()!;
+      if (reached.has(f)) continue;
+      reached.add(f);
+      const text = readFileSync(join(dist, f), 'utf8');
+      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        queue.push(relative(dist, join(dist, f, '..', m[1]!)));
+      }
+    }
+    expect(reached.size).toBeGreaterThan(10);
+    expect([...reached].filter((f) => f.startsWith('onnx/'))).toEqual([]);
+  });
+});
+
 describe('its types, for a strict TypeScript consumer without skipLibCheck', () => {
   // Uses the public API and asserts, through @ts-expect-error, that the types are not `any`.
   const consumer = `
@@ -276,8 +319,29 @@ export async function explain(w: ExplainerWeights, data: Float32Array): Promise<
 }
 // @ts-expect-error the weights need a Float32Array gamma
 void ((document.createElement('layernorm-explainer').weights = { gamma: [1, 2] }));
+
+import * as ort from 'onnxruntime-web';
+import { captureNorms, createNormCapture, readOnnxModel, type CapturedNorm } from 'layernorm-wasm/onnx';
+export async function capture(url: string, signal: AbortSignal): Promise<number> {
+  const model = await readOnnxModel(url, { signal, onProgress: (read, expected) => read / expected });
+  const { norms } = await captureNorms(ort, model, [15496, 11, 995]);
+  const session = await createNormCapture(ort, model, { norms: ['transformer.ln_f'], sessionOptions: { executionProviders: ['wasm'] } });
+  const lnf: CapturedNorm = (await session.run(Int32Array.of(1, 2))).norms[0]!;
+  await session.release();
+  explainer.weights = lnf;
+  explainer.activations = { ...lnf.input, tokens: ['a', 'b'] };
+  return norms[0]!.input.data[0]! + lnf.d + (model.vocabulary?.size ?? 0);
+}
+const explainer: LayerNormExplainer = document.createElement('layernorm-explainer');
+// @ts-expect-error token ids, not text
+void captureNorms(ort, {} as never, 'hello');
 `;
-  const dom = { lib: ['es2022', 'dom'], types: [] };
+  // The onnx entry takes the user's onnxruntime-web, which the consumer gets from this repository.
+  const dom = {
+    lib: ['es2022', 'dom'],
+    types: [],
+    paths: { 'onnxruntime-web': [join(root, 'node_modules', 'onnxruntime-web', 'types.d.ts')] },
+  };
   const configs: Record<string, { source: string; options: Record<string, unknown>; compilers?: string[] }> = {
     'moduleResolution bundler': { source: withDom, options: { ...dom, module: 'esnext', moduleResolution: 'bundler' } },
     'moduleResolution node16': { source: withDom, options: { ...dom, module: 'node16', moduleResolution: 'node16' } },
@@ -376,6 +440,8 @@ describe('package.json', () => {
       { kind: 'CJSResolvesToESM', entrypoint: './explainer', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './inline', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './inline', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './onnx', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './onnx', resolutionKind: 'node16-cjs' },
     ]);
     expect(Object.keys(report.analysis.entrypoints)).toEqual([
       '.',
@@ -383,6 +449,7 @@ describe('package.json', () => {
       './worker',
       './explainer',
       './inline',
+      './onnx',
       './package.json',
     ]);
   }, 120_000);

@@ -117,6 +117,46 @@ const PLAIN_TEXT = [
   /^expected at least one row of numbers, got none$/,
 ];
 
+/** What readOnnxModel says of a model (web/src/onnx/problems.ts), whatever bytes it is given. */
+const NORM = '(the norm ".*" \\(.+\\))';
+const ONNX = [
+  /^expected an ONNX model \(a protobuf ModelProto\), but (it is empty|it starts with [0-9a-f]{2}( [0-9a-f]{2}){0,7}( \(".*"\))?: .+)$/s,
+  /^the file is truncated: it ends at byte \d+, inside .+ of the ModelProto \(from byte \d+\)$/,
+  /^malformed protobuf at byte \d+, in .+: .+$/s,
+  /^tensor ".*" keeps its data in an external file \(".*"\); expected every tensor inside the model: use an export without external data, or save one with onnx\.save\(model, path, save_as_external_data=False\)$/s,
+  /^found no normalization in the main graph \(LayerNormalization, SkipLayerNormalization, SimplifiedLayerNormalization, SkipSimplifiedLayerNormalization, or their decomposed forms\); its \d+ nodes are .+$/s,
+  new RegExp(
+    `^${NORM} is inside .+, and a value inside a subgraph cannot be made an output of the model; use an export without If or Loop nodes \\(decoder_model\\.onnx or model\\.onnx rather than decoder_model_merged\\.onnx\\)$`,
+    's',
+  ),
+  new RegExp(
+    `^(γ|β|ε) of ${NORM} \\(".*"\\) is .+; expected float32: use the float32 or the quantized \\(q8\\) export, whose norms stay float32$`,
+    's',
+  ),
+  new RegExp(
+    `^(γ|β|ε) of ${NORM} is ".*", a value of the graph; expected an initializer or a Constant node, whose values can be read$`,
+    's',
+  ),
+  new RegExp(`^(γ|β) of ${NORM} \\(".*"\\) has shape \\[[-\\d, ]*\\]; expected a vector of d values$`, 's'),
+  /^tensor ".*" \(.+ \[[-\d, ]*\]\) does not hold the values its shape says$/s,
+  new RegExp(`^β of ${NORM} has \\d+ values and γ \\d+; expected equal lengths$`, 's'),
+  new RegExp(
+    `^${NORM} normalizes from axis -?\\d+; expected the last axis \\(-1\\), the one a row of d values is normalized over$`,
+    's',
+  ),
+  new RegExp(`^ε of ${NORM} is .+; expected a finite number >= 0$`, 's'),
+  new RegExp(`^the (input|output) of ${NORM} is .+ \\(its value_info\\); expected float32 activations$`, 's'),
+];
+
+/**
+ * What capture says of a model it runs (format onnx): not reached by the fuzz target, which reads
+ * models without running them; kept apart so that its oracle does not accept them.
+ */
+export const ONNX_CAPTURE_PROBLEMS = [
+  /^the model declares an input ".*" \(.+\) that capture cannot fill from token ids; pass it in options\.feeds$/s,
+  /^the runtime returned .+ for ".*", whose type the model does not state; expected float32 activations$/s,
+];
+
 /**
  * What readModelConfig says of a config.json (format json). Not reached by the fuzz targets, which
  * give no config; kept apart so the activation parsers' oracle does not accept them.
@@ -134,6 +174,7 @@ export const FORMAT_PROBLEMS = {
   gguf: GGUF,
   json: JSON_TEXT,
   text: PLAIN_TEXT,
+  onnx: ONNX,
 };
 
 /** The part of a FormatError message after "<source>: invalid <format>: ", without " (line L, column C)". */

@@ -3,15 +3,19 @@
 // catalogue, and every FormatError message the catalogue quotes matches a pattern of its format.
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
-import { CONFIG_PROBLEMS, FORMAT_PROBLEMS } from './format-problems.mjs';
+import { CONFIG_PROBLEMS, FORMAT_PROBLEMS, ONNX_CAPTURE_PROBLEMS } from './format-problems.mjs';
 import { errorsRows } from '../kit/catalogue/rows.mjs';
 
-type Format = 'npy' | 'safetensors' | 'gguf' | 'json' | 'text';
+type Format = 'npy' | 'safetensors' | 'gguf' | 'json' | 'text' | 'onnx';
 const ACCEPTED = FORMAT_PROBLEMS as Record<Format, RegExp[]>;
-/** What a catalogue example of each format may state: config.json's problems are json too. */
-const PATTERNS: Record<Format, RegExp[]> = { ...ACCEPTED, json: [...ACCEPTED.json, ...(CONFIG_PROBLEMS as RegExp[])] };
+/** What a catalogue example of each format may state: config.json's problems are json too, capture's onnx. */
+const PATTERNS: Record<Format, RegExp[]> = {
+  ...ACCEPTED,
+  json: [...ACCEPTED.json, ...(CONFIG_PROBLEMS as RegExp[])],
+  onnx: [...ACCEPTED.onnx, ...(ONNX_CAPTURE_PROBLEMS as RegExp[])],
+};
 
-const QUOTED = /invalid (npy|safetensors|gguf|json|text): (.*)$/s;
+const QUOTED = /invalid (npy|safetensors|gguf|json|text|onnx): (.*)$/s;
 const ROWS = errorsRows();
 
 interface Example {

@@ -38,6 +38,7 @@ const RUNS: Record<string, number> = {
   'io-gguf': 250,
   'io-weights-npy': 250,
   exact: 300,
+  'io-onnx': 300,
 };
 
 let ctx: Context;

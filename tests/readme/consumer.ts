@@ -1,7 +1,8 @@
 /**
  * A folder laid out as a user's project: `node_modules/layernorm-wasm` is this package (a link to
  * the repository, so its `exports` and the built dist/ are what resolves), with the `npx` bin the
- * package declares. Examples are written into it and run from it.
+ * package declares, and the runtime a user brings to `layernorm-wasm/onnx`, onnxruntime-web (the
+ * repository's devDependency, linked). Examples are written into it and run from it.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ export function makeConsumer(): Consumer {
   const dir = mkdtempSync(join(tmpdir(), 'layernorm-wasm-readme-'));
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'layernorm-wasm'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules', 'onnxruntime-web'), join(dir, 'node_modules', 'onnxruntime-web'), 'dir');
   symlinkSync('../layernorm-wasm/dist/cli/index.js', join(dir, 'node_modules', '.bin', 'layernorm-wasm'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }));
   return {

@@ -3,6 +3,8 @@
  * tests/readme/prelude.mjs for every identifier), and the files the Hugging Face Hub would serve
  * for the URLs the examples name, which a local server on 127.0.0.1 answers instead.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LN_F_SEED, configJson, gpt2Config, gpt2Safetensors, type VirtualFile } from '../kit/checkpoints/index.mjs';
 import { gaussian, gpt2Like, rng } from '../kit/random.mjs';
 
@@ -43,13 +45,20 @@ export function encodeArrays(arrays: Record<string, Float32Array>): Uint8Array {
 export const HUB_ORIGIN = 'https://huggingface.co';
 const GPT2 = 'openai-community/gpt2/resolve/main';
 
+/** GPT-2 as transformers.js runs it (onnx-community/gpt2-ONNX), as the README names it. */
+const GPT2_ONNX = 'onnx-community/gpt2-ONNX/resolve/main/onnx';
+
 /**
  * Hub paths (without the origin) and their files: GPT-2's 548 MB checkpoint layout with a
- * GPT-2-like ln_f (zeros elsewhere, never held in memory) and its config.json.
+ * GPT-2-like ln_f (zeros elsewhere, never held in memory) and its config.json; and for its
+ * 8-bit ONNX export, the tiny GPT-2 of tests/data/onnx/ in that export's graph form.
  */
 export function hubFiles(): Record<string, VirtualFile | Uint8Array> {
   return {
     [`${GPT2}/model.safetensors`]: gpt2Safetensors(LN_F_SEED).file,
     [`${GPT2}/config.json`]: configJson(gpt2Config()),
+    [`${GPT2_ONNX}/model_quantized.onnx`]: new Uint8Array(
+      readFileSync(join(import.meta.dirname, '..', 'data', 'onnx', 'gpt2-q8-opset14.onnx')),
+    ),
   };
 }

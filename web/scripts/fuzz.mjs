@@ -39,6 +39,7 @@ const WEIGHTS = {
   'io-gguf': 5,
   'io-weights-npy': 5,
   exact: 10,
+  'io-onnx': 5,
 };
 
 const ctx = await setup();

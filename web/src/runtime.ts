@@ -8,7 +8,7 @@ import { checkBeta, checkNormCall, checkResidual, dtypeOption, type CheckedNorm,
 import { Executor, type Params } from './executor.js';
 import { halfBitsToFloat32 } from './half.js';
 import type { Heap } from './heap.js';
-import { layerNormalization } from './onnx.js';
+import { layerNormalization } from './layer-normalization.js';
 import { quickCheck } from './quick-check.js';
 import { ResidentNorm } from './resident.js';
 import { NORM_KINDS, NORMS } from './norms.js';

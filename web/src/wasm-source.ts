@@ -4,6 +4,7 @@
  * what came and what was expected: a server's HTML fallback page must never reach the compiler
  * as "expected magic word 00 61 73 6d".
  */
+import { looksLikeHtml, preview } from './bytes-preview.js';
 import { WasmLoadError } from './errors.js';
 
 /** Where bytes came from, for error messages. */
@@ -66,7 +67,7 @@ export function checkMagic(bytes: Uint8Array, origin: Origin): void {
   if (bytes.length >= 8 && MAGIC.every((b, i) => bytes[i] === b)) return;
   const answered =
     origin.status !== undefined ? ` (HTTP ${origin.status}${contentTypeText(origin)}, ${bytes.length} bytes)` : '';
-  const html = /^\s*</.test(latin1(bytes.subarray(0, 64)))
+  const html = looksLikeHtml(bytes)
     ? '; it looks like an HTML page, which is what many servers answer for a file they do not have: check the URL, or tell init() where the .wasm is with options.wasm'
     : '';
   throw new NoWasmBytesError(
@@ -133,19 +134,4 @@ async function readFileUrl(url: URL): Promise<Uint8Array> {
 
 function contentTypeText(origin: Origin): string {
   return origin.contentType ? `, Content-Type ${origin.contentType}` : ', no Content-Type';
-}
-
-function latin1(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return s;
-}
-
-/** "it is empty" / "it starts with 3c 21 64 6f 63 74 79 70 ("<!doctyp")". */
-function preview(bytes: Uint8Array): string {
-  if (bytes.length === 0) return 'it is empty';
-  const head = bytes.subarray(0, 8);
-  const hex = Array.from(head, (b) => b.toString(16).padStart(2, '0')).join(' ');
-  const printable = head.every((b) => b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b < 0x7f));
-  return `it starts with ${hex}${printable ? ` (${JSON.stringify(latin1(head))})` : ''}`;
 }

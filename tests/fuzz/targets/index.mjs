@@ -9,17 +9,20 @@
 //                 correctly rounded reference: SIMD and scalar bit-identical, the accuracy contract met
 //   exact         the test kit's hard rows through both builds, every norm and the fused
 //                 residual, judged by the exact oracle (tests/kit/exact.mjs)
-//   io-*          the file and text parsers on arbitrary, mutated and deeply nested input: only
+//   io-*          the file and text parsers (and the ONNX model reader, io-onnx) on arbitrary,
+//                 mutated and deeply nested input: only
 //                 the package's FormatError, for the format read, naming the source, with one of
 //                 the problems of ../format-problems.mjs (no TypeError, RangeError or engine error)
 import { init } from '../../../dist/index.js';
 import * as io from '../../../dist/io/index.js';
+import * as onnx from '../../../dist/onnx/index.js';
 import { apiTarget } from './api.mjs';
 import { differentialTarget } from './differential.mjs';
 import { exactTarget } from './exact.mjs';
 import { ioGgufTarget } from './io-gguf.mjs';
 import { ioJsonTarget } from './io-json.mjs';
 import { ioNpyTarget } from './io-npy.mjs';
+import { ioOnnxTarget } from './io-onnx.mjs';
 import { ioSafetensorsTarget } from './io-safetensors.mjs';
 import { ioTextTarget } from './io-text.mjs';
 import { ioWeightsNpyTarget } from './io-weights-npy.mjs';
@@ -31,7 +34,7 @@ export async function setup() {
   if (typeof io.readNpy !== 'function' || typeof io.loadLayerNormWeights !== 'function') {
     throw new Error('dist/index.js does not export the I/O functions: rebuild with npm run build');
   }
-  return { simd, scalar, io };
+  return { simd, scalar, io, onnx };
 }
 
 // The order is part of a replay: each target's seed is the base seed plus its index here.
@@ -45,6 +48,7 @@ const TARGETS = [
   ioGgufTarget,
   ioWeightsNpyTarget,
   exactTarget,
+  ioOnnxTarget,
 ];
 
 /** Every target as { name, property(), async } for fc.assert / fc.check; `setup()` first. */

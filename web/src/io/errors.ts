@@ -4,7 +4,7 @@
  * what was expected and what came.
  */
 
-export type FileFormat = 'safetensors' | 'gguf' | 'npy' | 'json' | 'text';
+export type FileFormat = 'safetensors' | 'gguf' | 'npy' | 'json' | 'text' | 'onnx';
 
 export interface FormatErrorDetails {
   /** The file, URL or buffer the bytes came from. */

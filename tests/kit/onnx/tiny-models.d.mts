@@ -1,0 +1,11 @@
+export const D: number;
+export const HEADS: number;
+export const HEAD_DIM: number;
+export const LAYERS: number;
+export const EPS_GPT2: number;
+export const EPS_LLAMA: number;
+export const NORM_NAMES: { gpt2: readonly string[]; llama: readonly string[] };
+export type Weights = Map<string, { shape: number[]; data: Float64Array }>;
+export function readWeights(bytes: Uint8Array): Weights;
+export function gpt2NormInputs(weights: Weights, ids: readonly number[], options?: { bias?: boolean }): Float64Array[];
+export function llamaNormInputs(weights: Weights, ids: readonly number[]): Float64Array[];
