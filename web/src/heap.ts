@@ -52,6 +52,11 @@ export class Heap {
         `${what} needs ${formatBytes(bytes)} of wasm memory, more than the module can ever hold (${formatBytes(MAX_WASM_BYTES)})`,
       );
     }
+    // A size that is not a whole number of bytes is a façade defect (a wrapped or fractional
+    // computation), never passed on to malloc, whose size_t would read it modulo 2^32.
+    if (!Number.isSafeInteger(bytes) || bytes < 0) {
+      throw new Error(`${what}: a size of ${bytes} bytes, which is not a whole number of bytes: a defect`);
+    }
     const ptr = this.module._malloc(Math.max(bytes, 1));
     if (ptr === 0) {
       throw new RangeError(
