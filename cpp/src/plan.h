@@ -74,16 +74,24 @@ inline Moments NonFiniteMoments() {
 // roundings cost at most 2^-53 more than one. The mean is divided (LayerNormMoments).
 inline double InverseWidth(std::size_t d) { return 1.0 / static_cast<double>(d); }
 
-// s - q * n, exactly, for q = RN(s / n) (the remainder of a rounded quotient is a double), by
-// Dekker's product: wasm has no fused multiply-add, and std::fma there is a library call. The
-// product's rounding error e is exact, and s - p is exact (p is within a few units of s).
+// s - q * n, exactly, for q = RN(s / n) and n = d (the remainder of a rounded quotient is a
+// double), by Dekker's product: wasm has no fused multiply-add, and std::fma there is a library
+// call. q splits into two halves of 26 bits, q_hi + q_lo; with n below 2^26 each half's product
+// with n is exact, and so is the product's rounding error e; s - p is exact (p is within a few
+// units of s, Sterbenz), and so is the remainder. A wider n is split too.
 LAYERNORM_INLINE double ExactRemainder(double s, double q, double n) {
   constexpr double kSplit = 134217729.0;  // 2^27 + 1
-  const double cq = kSplit * q, cn = kSplit * n;
+  const double cq = kSplit * q;
   const double q_hi = cq - (cq - q), q_lo = q - q_hi;
-  const double n_hi = cn - (cn - n), n_lo = n - n_hi;
   const double p = q * n;
-  const double e = ((q_hi * n_hi - p) + q_hi * n_lo + q_lo * n_hi) + q_lo * n_lo;
+  double e;
+  if (n <= 0x1p26) {
+    e = (q_hi * n - p) + q_lo * n;
+  } else {
+    const double cn = kSplit * n;
+    const double n_hi = cn - (cn - n), n_lo = n - n_hi;
+    e = (((q_hi * n_hi - p) + q_hi * n_lo) + q_lo * n_hi) + q_lo * n_lo;
+  }
   return (s - p) - e;
 }
 
@@ -109,7 +117,8 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
     variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
   }
   m.mean_shift = s1 / n;
-  m.mean_lo = ExactRemainder(s1, m.mean_shift, n) / n;
+  // (m_lo needs far less than a double's precision: multiplied by 1 / d, not divided.)
+  m.mean_lo = ExactRemainder(s1, m.mean_shift, n) * inv_d;
   m.variance = variance > 0.0 ? variance : 0.0;
   m.rstd = 1.0 / std::sqrt(m.variance + eps);
   return m;
