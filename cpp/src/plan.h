@@ -7,20 +7,23 @@
 //   difference or square is exact or within 2^-53 in double and never overflows there: the
 //   variance is good to ~2^-35 or better, far beyond float32. RMSNorm's sum of squares has no
 //   cancellation at all.
-// * The mean stays the unevaluated pair K + m, m = sum(x - K) / d (K = 0 for the unshifted sums),
-//   never rounded to one double: on a shifted row that rounding is at the spacing of K, which is
-//   large next to |x - mean| where the row is nearly constant (a row of 1e4 with one element one
-//   float32 step higher has |x - mean| = 2^-10 / d for all the others). The shifted terms x - K
-//   are exact in double (both floats, within a factor 2^29 of each other on such rows) and so is
-//   their sum (multiples of the rows' finest spacing, at most log2(d) + 26 bits), so m is the exact
-//   mean of x - K rounded once, and both paths centre from the pair: the fast path through
-//   mu_hi + mu_lo taken from K + m with one rounding each, the wide path as (x - K) - m in double.
-//   Then x - mean is accurate to a few units of 2^-24 of its own size for every element, however
-//   close to the mean: an element other than mu_hi is at least half a float32 spacing from it,
-//   where |mu_lo| is at most that, and the element equal to mu_hi gets -mu_lo, itself rounded once.
-//   What stays: on the unshifted path the sum s1 is exact unless the row spans more than about
-//   2^(53 - 24 - log2(d)) in magnitude; there an element within ~d * 2^-53 * sum|x| / d of the mean
-//   carries that absolute error (README).
+// * The mean stays the unevaluated sum K + m + m_lo (K = 0 for the unshifted sums), never rounded
+//   to one double: m = RN(s1 / d) is off by up to 2^-53 * |m|, which is large next to |x - mean|
+//   for the element nearest the mean (x[0] = 1 among pairs (0.5, 1.5) and one 1.5 + 2^-23: 706
+//   units of its output at d = 100,001 with m alone), so m_lo = RN((s1 - m * d) / d) carries the
+//   rest, the remainder s1 - m * d being exact in double and taken exactly without a fused
+//   multiply-add (ExactRemainder). On a shifted row the terms x - K are exact in double (both
+//   floats, within a factor 2^29 of each other on such rows) and so is their sum (multiples of the
+//   row's finest spacing, at most log2(d) + 26 bits); on an unshifted row the sum is exact unless
+//   the row spans more than 2^(29 - log2(d)) in magnitude (README, "Numerics contract"). Then the
+//   mean is known to 2^-104 of itself. Both paths centre from it: the fast path through
+//   mu_hi + mu_lo, each rounded once, the wide path as ((x - K) - m) - m_lo in double. x - mean is
+//   then within a few units of 2^-24 of its own size for every element, however close to the
+//   mean: an element other than mu_hi is at least a quarter of mu_hi's float32 spacing from the
+//   mean, where |mu_lo| is at most that, and the element equal to mu_hi gets -mu_lo, itself
+//   rounded once. A mean below 2^-96 (but not 0) leaves mu_lo among float32's subnormals, whose
+//   fixed spacing is not small next to a quarter of mu_hi's: such rows take the wide path.
+//   web/docs/numerics.md follows every rounding to the bound.
 // * The common ("fast") row is normalized in float32 as ((x - mu_hi) - mu_lo) * rstd, then the
 //   gain and the bias (RMSNorm: x * rstd, then the gain).
 // * Rows whose spread or rstd is extreme (subnormal rows, rows near 1e30, constant rows, rstd
@@ -58,16 +61,39 @@ constexpr double kMinFastRstd = 0x1p-60;
 constexpr double kMaxFastRstd = 0x1p+60;
 // Largest ratio of the mean square to the variance for which the unshifted sums are used.
 constexpr double kMaxUnshiftedRatio = 0x1p16;
+// Below this magnitude a nonzero mean's mu_lo would be a float32 subnormal (see above).
+constexpr double kMinFastMean = 0x1p-96;
 
 inline Moments NonFiniteMoments() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  return {nan, nan, nan, nan};
+  return {nan, nan, nan, nan, nan};
 }
 
 // 1 / d, which the variance multiplies by: a division per row sat in the chain of dependent
 // operations from one row's sums to the next row's loop (a multiply is 2.5x shorter), and the two
 // roundings cost at most 2^-53 more than one. The mean is divided (LayerNormMoments).
 inline double InverseWidth(std::size_t d) { return 1.0 / static_cast<double>(d); }
+
+// s - q * n, exactly, for q = RN(s / n) and n = d (the remainder of a rounded quotient is a
+// double), by Dekker's product: wasm has no fused multiply-add, and std::fma there is a library
+// call. q splits into two halves of 26 bits, q_hi + q_lo; with n below 2^26 each half's product
+// with n is exact, and so is the product's rounding error e; s - p is exact (p is within a few
+// units of s, Sterbenz), and so is the remainder. A wider n is split too.
+LAYERNORM_INLINE double ExactRemainder(double s, double q, double n) {
+  constexpr double kSplit = 134217729.0;  // 2^27 + 1
+  const double cq = kSplit * q;
+  const double q_hi = cq - (cq - q), q_lo = q - q_hi;
+  const double p = q * n;
+  double e;
+  if (n <= 0x1p26) {
+    e = (q_hi * n - p) + q_lo * n;
+  } else {
+    const double cn = kSplit * n;
+    const double n_hi = cn - (cn - n), n_lo = n - n_hi;
+    e = (((q_hi * n_hi - p) + q_hi * n_lo) + q_lo * n_hi) + q_lo * n_lo;
+  }
+  return (s - p) - e;
+}
 
 // LayerNorm moments from the unshifted sums; the rows that need it are summed again, shifted
 // (by `shifted`, the micro-kernel's shifted sums, from the row's first value).
@@ -82,16 +108,17 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
   const double n = static_cast<double>(d);
   Moments m;
   m.shift = 0.0;
-  m.mean_shift = s1 / n;
   double variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
   if (!(variance > 0.0 && s2 * inv_d <= kMaxUnshiftedRatio * variance)) {
     // Offset rows (1e4 + N(0,1)), constant and nearly constant rows, non-finite rows.
     shifted(x, d, first, &s1, &s2);
     if (!std::isfinite(s1) || !std::isfinite(s2)) return NonFiniteMoments();  // NaN or Inf input
     m.shift = first;
-    m.mean_shift = s1 / n;
     variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
   }
+  m.mean_shift = s1 / n;
+  // (m_lo needs far less than a double's precision: multiplied by 1 / d, not divided.)
+  m.mean_lo = ExactRemainder(s1, m.mean_shift, n) * inv_d;
   m.variance = variance > 0.0 ? variance : 0.0;
   m.rstd = 1.0 / std::sqrt(m.variance + eps);
   return m;
@@ -110,17 +137,19 @@ __attribute__((noinline)) Moments LayerNormMomentsOnce(ShiftedSums shifted, cons
 LAYERNORM_INLINE Moments RmsNormMoments(double inv_d, double eps, double s2) {
   if (!std::isfinite(s2)) return NonFiniteMoments();
   const double ms = s2 * inv_d;
-  return {0.0, 0.0, ms, 1.0 / std::sqrt(ms + eps)};
+  return {0.0, 0.0, 0.0, ms, 1.0 / std::sqrt(ms + eps)};
 }
 
-// The statistics a caller sees: the mean as one double (K + m, rounded once).
-LAYERNORM_INLINE RowStats Public(const Moments& m) {
-  return {m.shift + m.mean_shift, m.variance, m.rstd};
-}
+// The mean as one double (K + (m + m_lo)).
+LAYERNORM_INLINE double MeanOf(const Moments& m) { return m.shift + (m.mean_shift + m.mean_lo); }
 
-// Whether a call's gain is too large for the fast path. LayerNorm with a bias: gamma * x^ could
-// overflow float32 before the bias is added; |x^| <= sqrt(d - 1), so only a gain within a factor
-// sqrt(d) of FLT_MAX can (with a margin for the float32 rounding of x^). RMSNorm with a gain: its
+// The statistics a caller sees.
+LAYERNORM_INLINE RowStats Public(const Moments& m) { return {MeanOf(m), m.variance, m.rstd}; }
+
+// Whether a call's gain is too large for the fast path. LayerNorm: gamma * x^ could overflow
+// float32 before the bias is added, or, without one, where the exact answer rounds to FLT_MAX but
+// the float32 x^ is rounded up; |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of
+// FLT_MAX can (with a margin for the float32 rounding of x^). RMSNorm with a gain: its
 // fast path forms 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite.
 // max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
 inline bool GainMayOverflow(Norm norm, float max_abs_gain, std::size_t d) {
@@ -142,25 +171,31 @@ inline RowMode ModeOf(Norm norm, const RowStats& s) {
   return ModeOf(norm, s.variance, s.rstd, false);
 }
 
-// wide_gain: GainMayOverflow() of the call (LayerNorm with a bias, RMSNorm with a gain).
+// wide_gain: GainMayOverflow() of the call (any call with a gain).
 LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma, const float* beta,
                                  bool wide_gain) {
   RowPlan p{};
   p.params.gamma = gamma;
   p.params.beta = beta;
   // A bias without a gain (LayerNorm(x, beta), which no model has) takes the wide path too: its
-  // own fast loop cost 1.5 kB of module, against the page's 250 KB first load.
-  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain || (!gamma && beta));
+  // own fast loop cost 1.5 kB of module, against the page's 250 KB first load. So does a mean
+  // too small for mu_lo to be a normal float32 (kMinFastMean).
+  const double mean = s.shift + s.mean_shift;
+  const bool tiny_mean = mean != 0.0 && std::fabs(mean) < kMinFastMean;
+  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain || (!gamma && beta) || tiny_mean);
   if (p.mode == RowMode::kNonFinite) return p;
   // rstd is +inf only where every centered value is 0 (a constant row, or RMSNorm's zero row,
   // with eps == 0): 0 there makes the output beta (RMSNorm: 0) instead of 0 * inf.
   p.params.rstd = std::isinf(s.rstd) ? 0.0 : s.rstd;
   p.params.shift = s.shift;
   p.params.mean_shift = s.mean_shift;
-  // mu_hi rounds K + m once; K - mu_hi is exact (two floats), so mu_lo rounds the rest once.
-  p.params.mu_hi = static_cast<float>(s.shift + s.mean_shift);
-  p.params.mu_lo =
-      static_cast<float>((s.shift - static_cast<double>(p.params.mu_hi)) + s.mean_shift);
+  p.params.mean_lo = s.mean_lo;
+  // mu_hi rounds K + m; K - mu_hi is exact (two floats within a factor 2^14 of each other on a
+  // shifted row) and (K - mu_hi) + m is within 2^-53 of mu_lo's size, so mu_lo is the rest of the
+  // mean rounded once to float32, give or take 2^-52 of itself.
+  p.params.mu_hi = static_cast<float>(mean);
+  p.params.mu_lo = static_cast<float>(
+      ((s.shift - static_cast<double>(p.params.mu_hi)) + s.mean_shift) + s.mean_lo);
   p.params.rstd32 = static_cast<float>(s.rstd);
   return p;
 }

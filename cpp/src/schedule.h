@@ -66,10 +66,9 @@ struct Schedule {
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 
-  // The first row of a call whose gain is checked (a LayerNorm with a gain and a bias, an RMSNorm
-  // with a gain): its moments, and from the same pass whether the gain is too large for the fast
-  // path (plan.h, GainMayOverflow). The gain's loads and integer maxima use ports the float64 sums
-  // leave idle, where a pass of its own cost a one-row call 20%.
+  // The first row of a call with a gain: its moments, and from the same pass whether the gain is
+  // too large for the fast path (plan.h, GainMayOverflow). The gain's loads and integer maxima use
+  // ports the float64 sums leave idle, where a pass of its own cost a one-row call 20%.
   static Moments FirstRowMoments(Norm norm, double inv_d, double eps, const float* gamma,
                                  const T* row, std::size_t d, bool* wide_gain) {
     double s1, s2;
@@ -137,7 +136,7 @@ struct Schedule {
           rms_(c.norm == Norm::kRmsNorm) {
       if (rows == 0) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d_);
-      if (gamma_ && (rms_ || beta_)) {
+      if (gamma_) {
         Plan(FirstRowMoments(norm(), inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
       } else {
         Plan(RowMomentsOnce(norm(), d_, inv_d_, eps_, x_));
@@ -205,7 +204,7 @@ struct Schedule {
     }
 
     void Plan(const Moments& m) {
-      if (mean_) *mean_++ = m.shift + m.mean_shift;
+      if (mean_) *mean_++ = MeanOf(m);
       if (rstd_) *rstd_++ = m.rstd;
       plan_ = PlanRow(norm(), m, gamma_, beta_, wide_gain_);
     }
