@@ -29,6 +29,8 @@ export interface ViewModel {
   explanation: Explanation | null;
   /** Loading, or what went wrong. */
   status: { kind: 'info' | 'error'; text: string } | null;
+  /** The inputs cannot be shown (the status says why): nothing is drawn from defaults instead. */
+  problem: boolean;
   view: ExplainerView;
   /** First feature of the window, as chosen (null: the element picks one). */
   start: number;
@@ -247,7 +249,8 @@ export class View {
     if (this.#focused() !== this.#rowInput) this.#rowInput.value = String(m.row);
     this.#rowInput.max = String(Math.max(0, m.rows - 1));
     if (parseWhole(this.#rowInput.value) === m.row) this.#setRowMsg('');
-    this.#renderFacts(m);
+    if (m.problem) this.#facts.replaceChildren();
+    else this.#renderFacts(m);
     this.#renderControls(m);
     const ex = m.explanation;
     this.#stagesSection.hidden = !ex;
