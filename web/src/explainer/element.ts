@@ -65,6 +65,10 @@ export class LayerNormExplainer extends Base {
   #scale: ExplainerScale = 'symlog';
   /** Attributes whose values could not be used, and why. */
   readonly #attrProblems = new Map<string, string>();
+  /** Properties whose last value was refused, and why. */
+  readonly #refused = new Map<string, string>();
+  /** The problem last reported by an `error` event, so that each is reported once. */
+  #reported: string | null = null;
   #computed: Computed | null = null;
   #status: ViewModel['status'] = null;
   #srcLoad: AbortController | null = null;
@@ -161,13 +165,12 @@ export class LayerNormExplainer extends Base {
     return this.#weights;
   }
   set weights(value: ExplainerWeights | null) {
-    this.#weights = checkWeights(value);
+    this.#accept('weights', () => (this.#weights = checkWeights(value)));
     // A src still loading would overwrite these when it arrives: the newer choice wins.
     this.#srcLoad?.abort();
     this.#srcLoad = null;
     this.#pendingSrc = null;
     if (this.#status?.kind === 'info') this.#status = null;
-    this.#invalidate();
   }
 
   /** The hidden states: { data, shape, tokens? }, d values per row in the last axis. */
@@ -175,8 +178,7 @@ export class LayerNormExplainer extends Base {
     return this.#activations;
   }
   set activations(value: ExplainerActivations | null) {
-    this.#activations = checkActivations(value);
-    this.#invalidate();
+    this.#accept('activations', () => (this.#activations = checkActivations(value)));
   }
 
   /** The row (token) explained; reflected as the `row` attribute. */
@@ -184,16 +186,17 @@ export class LayerNormExplainer extends Base {
     return this.#row;
   }
   set row(value: number) {
-    this.#row = checkIndex('row', value);
-    this.#attrProblems.delete('row');
-    this.#reflect('row', String(this.#row));
-    this.#invalidate();
+    this.#accept('row', () => {
+      this.#row = checkIndex('row', value);
+      this.#attrProblems.delete('row');
+      this.#reflect('row', String(this.#row));
+    });
   }
 
   /** The selected row's stages, exactly as layerNormStages / rmsNormStages return them; null until computed. */
   get stages(): ExplainerStages | null {
     const c = this.#computed;
-    return c && this.#isCurrent(c) ? c.result.stages : null;
+    return c && this.#isCurrent(c) && !this.#problem() ? c.result.stages : null;
   }
 
   /** A checkpoint URL read by range requests (safetensors, GGUF); its ε and norm come with it. */
@@ -215,10 +218,12 @@ export class LayerNormExplainer extends Base {
     return this.#viewMode;
   }
   set view(value: ExplainerView) {
-    if (!VIEWS.includes(value)) throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'view', oneOf(VIEWS), value));
-    this.#viewMode = value;
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('view', () => {
+      if (!VIEWS.includes(value))
+        throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'view', oneOf(VIEWS), value));
+      this.#viewMode = value;
+      this.#reflectView();
+    });
   }
 
   /** First feature of the window (view 'window'); by default the window shows the row's strongest feature. */
@@ -234,9 +239,10 @@ export class LayerNormExplainer extends Base {
     return Math.max(0, Math.min(d - WINDOW, best - (WINDOW >> 1) + 1));
   }
   set start(value: number) {
-    this.#start = checkIndex('start', value);
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('start', () => {
+      this.#start = checkIndex('start', value);
+      this.#reflectView();
+    });
   }
 
   /** The features view 'all' shows; null: every one. */
@@ -244,29 +250,31 @@ export class LayerNormExplainer extends Base {
     return this.#zoom;
   }
   set zoom(value: { from: number; to: number } | null) {
-    if (value !== null) {
-      const from = checkIndex('zoom.from', value?.from);
-      const to = checkIndex('zoom.to', value?.to);
-      if (to - from < 3)
-        throw new RangeError(
-          RULES.mustBe('<layernorm-explainer>', 'zoom.to', `at least zoom.from + 3 = ${from + 3} (4 features)`, to),
-        );
-      value = { from, to };
-    }
-    this.#zoom = value;
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('zoom', () => {
+      if (value !== null && value !== undefined) {
+        const from = checkIndex('zoom.from', value?.from);
+        const to = checkIndex('zoom.to', value?.to);
+        if (to - from < 3)
+          throw new RangeError(
+            RULES.mustBe('<layernorm-explainer>', 'zoom.to', `at least zoom.from + 3 = ${from + 3} (4 features)`, to),
+          );
+        value = { from, to };
+      }
+      this.#zoom = value ?? null;
+      this.#reflectView();
+    });
   }
 
   get scale(): ExplainerScale {
     return this.#scale;
   }
   set scale(value: ExplainerScale) {
-    if (!SCALES.includes(value))
-      throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'scale', oneOf(SCALES), value));
-    this.#scale = value;
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('scale', () => {
+      if (!SCALES.includes(value))
+        throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'scale', oneOf(SCALES), value));
+      this.#scale = value;
+      this.#reflectView();
+    });
   }
 
   /** The runtime to compute with (e.g. the inline entry's init()); default: init() on first use. */
@@ -283,9 +291,10 @@ export class LayerNormExplainer extends Base {
     return this.#engine;
   }
   set engine(value: ExplainerEngine | null) {
-    this.#engine = checkEngine(value);
-    this.#computed = null;
-    this.#invalidate();
+    this.#accept('engine', () => {
+      this.#engine = checkEngine(value);
+      this.#computed = null;
+    });
   }
 
   /**
@@ -339,6 +348,23 @@ export class LayerNormExplainer extends Base {
     this.#reflect('start', this.#start === null ? null : String(this.#start));
     this.#reflect('zoom', this.#zoom ? `${this.#zoom.from}-${this.#zoom.to}` : null);
     this.#reflect('scale', this.#scale === 'symlog' ? null : this.#scale);
+  }
+
+  /**
+   * Sets a property through `apply`, which checks the value: a property never throws (in React, a
+   * throwing setter unmounts the whole app). A refused value keeps the last good one, is shown in
+   * the element in place of what it would have drawn, and fires `error` with the same message.
+   */
+  #accept(name: string, apply: () => void): void {
+    try {
+      apply();
+      this.#refused.delete(name);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.#refused.set(name, message);
+      this.#emit('error', { message, error: e });
+    }
+    this.#invalidate();
   }
 
   #emit<T>(type: string, detail: T): void {
@@ -399,6 +425,7 @@ export class LayerNormExplainer extends Base {
   /** What the inputs ask for, and why nothing can be shown when that is so. */
   #problem(): string | null {
     const shape = this.#shape();
+    if (this.#refused.size) return [...this.#refused.values()].join(' ');
     if (this.#attrProblems.size) return [...this.#attrProblems.values()].join(' ');
     if (!shape) return null;
     const d = widthOf(shape);
@@ -413,6 +440,11 @@ export class LayerNormExplainer extends Base {
 
   #update(): void {
     const problem = this.#problem();
+    // A width mismatch or a missing row is an error too (a refused property has fired its own).
+    if (problem !== this.#reported) {
+      this.#reported = problem;
+      if (problem && !this.#refused.size) this.#emit('error', { message: problem, error: null });
+    }
     const source = this.#source();
     if (this.#visible && this.#pendingSrc && (this.#drawn || !source || problem)) {
       const start = this.#pendingSrc;
@@ -420,7 +452,7 @@ export class LayerNormExplainer extends Base {
       start();
     }
     const computed = this.#computed && this.#isCurrent(this.#computed) ? this.#computed : null;
-    this.#render(problem ? { kind: 'error', text: problem } : this.#status);
+    this.#render();
     if (computed || problem || !source || !this.#visible) {
       // Still to come: the weights of a src, or the work that starts once the element is seen.
       const waiting = !problem && (this.#srcLoad || (source && !computed && !this.#visible));
@@ -443,7 +475,7 @@ export class LayerNormExplainer extends Base {
         this.#busy = false;
         this.#computed = { source, ...request, result };
         if (this.#status?.kind === 'error') this.#status = null;
-        this.#render(this.#status);
+        this.#render();
         this.#emit('render', { row: request.row });
         this.#firstDrawn();
         if (!this.#srcLoad) this.#settle();
@@ -470,11 +502,14 @@ export class LayerNormExplainer extends Base {
     idle?.resolve();
   }
 
-  #render(status: ViewModel['status']): void {
+  #render(): void {
+    const problem = this.#problem();
+    const status: ViewModel['status'] = problem ? { kind: 'error', text: problem } : this.#status;
     const shape = this.#shape();
     // While a new row or new weights are computed, the last result for the same activations stays
-    // on screen (with the weights it was made with), so the element keeps its height.
-    const c = this.#computed && this.#computed.source === this.#source() ? this.#computed : null;
+    // on screen (with the weights it was made with), so the element keeps its height. While the
+    // inputs have a problem, its message stands in place of the drawing.
+    const c = !problem && this.#computed && this.#computed.source === this.#source() ? this.#computed : null;
     const weights = c ? c.weights : this.#weights;
     this.#view.root.setAttribute('aria-busy', String(!!c && !this.#isCurrent(c)));
     this.#view.render({
@@ -488,6 +523,7 @@ export class LayerNormExplainer extends Base {
       row: this.#row,
       explanation: c?.result ?? null,
       status,
+      problem: !!problem,
       view: this.#viewMode,
       start: this.start,
       zoom: this.#zoom,

@@ -29,6 +29,8 @@ export interface ViewModel {
   explanation: Explanation | null;
   /** Loading, or what went wrong. */
   status: { kind: 'info' | 'error'; text: string } | null;
+  /** The inputs cannot be shown (the status says why): nothing is drawn from defaults instead. */
+  problem: boolean;
   view: ExplainerView;
   /** First feature of the window, as chosen (null: the element picks one). */
   start: number;
@@ -125,7 +127,9 @@ export class View {
   readonly #weightsSlot = h('div', { id: 'weights-slot' });
   readonly #variantsSlot = h('div');
   readonly #near: Promise<void>;
-  #extras: Promise<Extras> | null = null;
+  /** Asked for once: their code loads when they come near, then draws the latest model. */
+  #extrasAsked = false;
+  #extras: Extras | null = null;
   #model: ViewModel | null = null;
   #drawnEquation: NormForm | null = null;
 
@@ -247,7 +251,8 @@ export class View {
     if (this.#focused() !== this.#rowInput) this.#rowInput.value = String(m.row);
     this.#rowInput.max = String(Math.max(0, m.rows - 1));
     if (parseWhole(this.#rowInput.value) === m.row) this.#setRowMsg('');
-    this.#renderFacts(m);
+    if (m.problem) this.#facts.replaceChildren();
+    else this.#renderFacts(m);
     this.#renderControls(m);
     const ex = m.explanation;
     this.#stagesSection.hidden = !ex;
@@ -260,8 +265,7 @@ export class View {
     }
     this.#renderStats(m, ex);
     this.#insight.textContent = m.weights || normOfForm(m.form).centred ? insight(ex.stages, m.form) : '';
-    const { from, to } = shownRange(m, m.d);
-    const labels = to - from + 1 <= TABLE_MAX && m.view === 'window';
+    const { from, to, labels } = this.#shown(m, m.d);
     this.stages.render({
       form: m.form,
       stages: ex.stages,
@@ -274,25 +278,40 @@ export class View {
       shape: m.shape,
       tokens: m.tokens,
     });
-    if (m.weights) void this.#renderExtras(m, ex, from, to, labels);
+    if (m.weights) this.#renderExtras();
   }
 
-  async #renderExtras(m: ViewModel, ex: Explanation, from: number, to: number, labels: boolean): Promise<void> {
-    await this.#near;
-    if (!this.#extras) {
-      this.#extras = import('./extras-view.js').then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
+  #shown(m: ViewModel, d: number): { from: number; to: number; labels: boolean } {
+    const { from, to } = shownRange(m, d);
+    return { from, to, labels: to - from + 1 <= TABLE_MAX && m.view === 'window' };
+  }
+
+  /**
+   * γ/β and the three forms, from the latest model only: however many renders come before they
+   * are near, one call waits for them (a wait per render would hold every render's data).
+   */
+  #renderExtras(): void {
+    const m = this.#model;
+    const ex = m?.explanation;
+    if (this.#extras && m?.weights && ex && m.d !== null) {
+      const { from, to, labels } = this.#shown(m, m.d);
+      this.#extras.weights.render(m.weights);
+      const token = describeRow(m.row, m.shape, m.tokens);
+      this.#extras.variants.render(ex.variants, m.form, token, from, to, m.scale, labels);
+      return;
+    }
+    if (this.#extrasAsked) return;
+    this.#extrasAsked = true;
+    void this.#near
+      .then(() => import('./extras-view.js'))
+      .then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
         const tree = this.root.getRootNode();
         if (tree instanceof ShadowRoot) tree.adoptedStyleSheets = [...tree.adoptedStyleSheets, EXTRAS_STYLES];
-        const extras = { weights: new WeightsView(this.#sizer), variants: new VariantsView(this.#sizer) };
-        this.#weightsSlot.append(extras.weights.element);
-        this.#variantsSlot.append(extras.variants.element);
-        return extras;
+        this.#extras = { weights: new WeightsView(this.#sizer), variants: new VariantsView(this.#sizer) };
+        this.#weightsSlot.append(this.#extras.weights.element);
+        this.#variantsSlot.append(this.#extras.variants.element);
+        this.#renderExtras();
       });
-    }
-    const extras = await this.#extras;
-    if (this.#model !== m || !m.weights) return;
-    extras.weights.render(m.weights);
-    extras.variants.render(ex.variants, m.form, describeRow(m.row, m.shape, m.tokens), from, to, m.scale, labels);
   }
 
   #renderStats(m: ViewModel, ex: Explanation): void {
