@@ -15,12 +15,17 @@ import {
   SENTENCE,
   SENTENCE_IDS,
   SENTENCE_TOKENS,
+  DATA,
   TINY_GPT2,
   routeHub,
   startHub,
   type Hub,
 } from './text/hub';
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const readFixture = (name: string) => new Uint8Array(readFileSync(join(DATA, name)));
 
 let hub: Hub;
 test.beforeAll(async () => {
@@ -126,4 +131,97 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   await expect(page.locator('#text-summary')).toContainText('nothing downloaded', { timeout: 30_000 });
   expect(hub.log).toEqual([]);
   expect((await shown(page)).input).toEqual(rowOf(4, 7));
+});
+
+const cacheHolds = (page: Page, url: string) =>
+  page.evaluate(async (u) => !!(await (await caches.open('layernorm-wasm-models-v1')).match(u)), url);
+
+test('a slow download says its bytes and an estimate, and a cancel stops it and keeps nothing; a 404 is said; the card runs after both', async ({
+  page,
+}) => {
+  await openTextCard(page);
+  const slowUrl = `${hub.origin}/slow${MODEL_PATH}`;
+  await page.locator('input[name="text-model"][value="url"]').check();
+  await page.locator('#text-url').fill(slowUrl);
+  await runText(page, SENTENCE);
+  const label = page.locator('#text-progress-label');
+  await expect(label).toContainText(/Downloading the model: \d+(\.\d)? KB of 65\.3 KB, about \d+ s left/);
+  await page.locator('#text-cancel').click();
+  await expect(page.locator('#text-msg')).toHaveText('Cancelled: nothing was downloaded or kept.');
+  await expect(page.locator('#text-progress-row')).toBeHidden();
+  await expect(page.locator('#text-run')).toBeEnabled();
+  await expect.poll(() => hub.cut).toContain(`/slow${MODEL_PATH}`);
+  expect(await cacheHolds(page, slowUrl)).toBe(false);
+
+  // A model that is not there: the HEAD's 404, said with the address.
+  const missing = `${hub.origin}/models/missing.onnx`;
+  await page.locator('#text-url').fill(missing);
+  await page.locator('#text-run').click();
+  await expect(page.locator('#text-msg')).toHaveText(
+    `DownloadError: Could not download the model from ${missing}: HTTP 404 Not Found. The file is not there: check the address.`,
+  );
+  // A tokenizer that is not there, beside a model at the Hub's layout.
+  const elsewhere = `${hub.origin}/someone/gpt2/resolve/main/onnx/model.onnx`;
+  await page.locator('#text-url').fill(elsewhere);
+  await page.locator('#text-run').click();
+  await expect(page.locator('#text-msg')).toContainText(
+    `Could not download the tokenizer from ${hub.origin}/someone/gpt2/resolve/main/tokenizer.json: HTTP 404`,
+  );
+
+  // The same slow URL again, to its end: then it is kept.
+  await page.locator('#text-url').fill(slowUrl);
+  await page.locator('#text-run').click();
+  await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
+  await expect(page.locator('#text-msg')).toBeEmpty();
+  expect(await cacheHolds(page, slowUrl)).toBe(true);
+});
+
+test('bad input is said and the card runs again: a cut or non-ONNX file, no norm, a norm in an If, float16, external data, an empty text, ids outside the vocabulary, a character without a token, more tokens than the context', async ({
+  page,
+}) => {
+  await openTextCard(page);
+  const msg = page.locator('#text-msg');
+  await page.locator('input[name="text-model"][value="file"]').check();
+  const file = (name: string, buffer: Uint8Array | string) =>
+    page
+      .locator('#text-file')
+      .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(buffer) });
+  const refusals: [string, Uint8Array | string, string][] = [
+    ['cut.onnx', TINY_GPT2.subarray(0, TINY_GPT2.length >> 1), 'the file is truncated: it ends at byte 32630'],
+    ['page.onnx', '<!doctype html><html>hi</html>', 'expected an ONNX model (a protobuf ModelProto)'],
+    ['no-norm.onnx', readFixture('no-norm.onnx'), 'found no normalization in the main graph'],
+    ['norm-in-if.onnx', readFixture('norm-in-if.onnx'), 'is inside the else_branch of If node "optimum::if"'],
+    ['float16.onnx', readFixture('float16.onnx'), 'is float16; expected float32'],
+    ['external-data.onnx', readFixture('external-data.onnx'), 'keeps its data in an external file'],
+  ];
+  for (const [name, bytes, said] of refusals) {
+    await file(name, bytes);
+    await runText(page, SENTENCE);
+    await expect(msg, name).toContainText(`FormatError: ${name} (`);
+    await expect(msg, name).toContainText(said);
+    await expect(msg).toHaveAttribute('data-kind', 'error');
+  }
+
+  await file('gpt2.onnx', TINY_GPT2);
+  const texts: [string, string][] = [
+    ['', 'TextInputError: Type some text first: an empty text has no tokens to run.'],
+    [
+      'the zoo',
+      'RangeError: NormCapture.run: tokens[3] must be an integer in [0, 64) (the vocabulary: the rows of transformer.wte.weight_quantized), got number 100',
+    ],
+    ['cat!', 'TokenizerError: “!” (in “!”) has no token in'],
+    [
+      ' the cat'.repeat(17),
+      "RangeError: NormCapture.run: tokens must hold at most 32 token ids (the model's context: the rows of transformer.wpe.weight), got length 34",
+    ],
+  ];
+  for (const [text, said] of texts) {
+    await runText(page, text);
+    await expect(msg, JSON.stringify(text)).toContainText(said);
+  }
+
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens through gpt2.onnx');
+  await expect(msg).toBeEmpty();
+  expect((await shown(page)).tokens).toEqual(SENTENCE_TOKENS);
 });

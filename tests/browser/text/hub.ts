@@ -2,7 +2,8 @@
  * The Hugging Face Hub as the text card reads it, on 127.0.0.1: a tiny GPT-2 (tests/data/onnx's
  * 8-bit export, d = 16, a vocabulary of 64, a context of 32) and a byte-level BPE tokenizer.json at
  * the Hub's layout (/{repo}/resolve/main/…). The model's URL answers with a redirect to a CDN
- * path, as the Hub does for large files; /slow/ trickles the body; anything else is a 404. Every
+ * path, as the Hub does for large files; /slow/<path> trickles the file at <path>; anything else is a
+ * 404. Every
  * request is recorded, so a test can tell that a second visit downloaded nothing.
  */
 import { createServer, type Server } from 'node:http';
@@ -39,6 +40,8 @@ export interface Hub {
   /** Requests so far: method and path. */
   log: { method: string; path: string }[];
   files: Map<string, Uint8Array | string>;
+  /** Slow downloads the client went away from before their end. */
+  cut: string[];
   close(): Promise<void>;
 }
 
@@ -48,6 +51,7 @@ export async function startHub(): Promise<Hub> {
     [TOKENIZER_PATH, tinyTokenizer()],
   ]);
   const log: Hub['log'] = [];
+  const cut: string[] = [];
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     log.push({ method: req.method ?? 'GET', path });
@@ -57,10 +61,12 @@ export async function startHub(): Promise<Hub> {
       res.setHeader('Access-Control-Allow-Headers', '*');
       return void res.writeHead(204).end();
     }
-    // The Hub answers a large file's URL with a redirect to its CDN.
-    if (files.has(`/cdn${path}`)) return void res.writeHead(302, { Location: `/cdn${path}` }).end();
+    // /slow/<path>: the file at <path>, trickled.
     const slow = path.startsWith('/slow/');
-    const body = files.get(slow ? path.slice(5) : path);
+    const rest = slow ? path.slice(5) : path;
+    // The Hub answers a large file's URL with a redirect to its CDN.
+    if (!slow && files.has(`/cdn${rest}`)) return void res.writeHead(302, { Location: `/cdn${rest}` }).end();
+    const body = files.get(rest) ?? files.get(`/cdn${rest}`);
     if (body === undefined) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Entry not found');
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     const headers = { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) };
@@ -88,13 +94,17 @@ export async function startHub(): Promise<Hub> {
       }
       res.write(bytes.subarray(at, (at += 1024)));
     }, 100);
-    res.on('close', () => clearInterval(timer));
+    res.on('close', () => {
+      clearInterval(timer);
+      if (at < bytes.length) cut.push(path);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     log,
     files,
+    cut,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -96,8 +96,8 @@ export async function download(url: string, what: string, signal: AbortSignal, o
       if (end) break;
       chunks.push(value);
       done += value.length;
-      // About 200 reports over the file, each at least 64 KB apart.
-      if (done - told >= Math.max(65536, total / 200)) {
+      // About 200 reports over the file (every 64 KB when its size is unknown), at least 1 KB apart.
+      if (done - told >= Math.max(1024, total ? total / 200 : 65536)) {
         told = done;
         onBytes(done, total);
       }
