@@ -10,6 +10,8 @@
 import { test, expect, ready } from './fixtures';
 import * as ortWeb from 'onnxruntime-web';
 import { captureNorms, readOnnxModel } from '../../dist/onnx/index.js';
+import { compareOutputs, init, layerNormReference } from '../../dist/index.js';
+import { writeNpy } from '../../dist/io/index.js';
 import {
   MODEL_PATH,
   SENTENCE,
@@ -224,4 +226,70 @@ test('bad input is said and the card runs again: a cut or non-ONNX file, no norm
   await expect(page.locator('#text-summary')).toContainText('8 tokens through gpt2.onnx');
   await expect(msg).toBeEmpty();
   expect((await shown(page)).tokens).toEqual(SENTENCE_TOKENS);
+});
+
+test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's .npy against the exact answer; the depth chart's numbers", async ({
+  page,
+}) => {
+  await openTextCard(page);
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
+
+  // The same norm in Node: onnxruntime-web's capture, the package's output, compareOutputs per row.
+  const node = await captureNorms(ortWeb, await readOnnxModel(TINY_GPT2), SENTENCE_IDS);
+  const lnf = node.norms[4]!;
+  const d = lnf.d;
+  const opts = { gamma: lnf.gamma, beta: lnf.beta, eps: lnf.eps };
+  const exact = layerNormReference(lnf.input.data, d, opts);
+  const ours = (await init()).layerNorm(lnf.input.data, d, opts);
+  // PyTorch's output as the reader might bring it: the exact answer, one element off, one NaN.
+  const torch = exact.slice();
+  torch[5 * d + 9] = Math.fround(torch[5 * d + 9]! * (1 + 2 ** -20));
+  torch[2 * d + 3] = NaN;
+  const perRow = (y: Float32Array) =>
+    SENTENCE_TOKENS.map((_, r) => {
+      const at = (a: Float32Array) => a.subarray(r * d, (r + 1) * d);
+      return compareOutputs(at(y), at(exact), d, lnf.beta).maxScaledUlp.toPrecision(3) + ' sULP';
+    });
+  const expected = [perRow(ours), perRow(lnf.output.data), perRow(torch)];
+
+  await page.locator('#text-torch').setInputFiles({
+    name: 'torch-ln_f.npy',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(writeNpy(torch, [8, d])),
+  });
+  const table = page.locator('#text-lab');
+  await expect(table.locator('thead th')).toHaveText([
+    'token',
+    'this package',
+    'onnxruntime-web',
+    'PyTorch (torch-ln_f.npy)',
+  ]);
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(8);
+  for (let r = 0; r < 8; r++) {
+    await expect(rows.nth(r).locator('th')).toHaveText(`${r}: “${SENTENCE_TOKENS[r]}”`);
+    await expect(rows.nth(r).locator('td')).toHaveText(expected.map((col) => col[r]!));
+  }
+  const foot = table.locator('tfoot tr');
+  const torchWorst = compareOutputs(torch.subarray(5 * d, 6 * d), exact.subarray(5 * d, 6 * d), d, lnf.beta);
+  await expect(foot.nth(1).locator('td').nth(2)).toHaveText(
+    `“ the” (row 5), feature 9: ${torch[5 * d + 9]} against ${exact[5 * d + 9]}`,
+  );
+  expect(torchWorst.maxScaledUlp).toBeGreaterThan(4);
+  await expect(foot.nth(2).locator('td')).toHaveText(['0', '0', '1']);
+  // The package's output meets its contract on every token.
+  expect(compareOutputs(ours, exact, d, lnf.beta).maxScaledUlp).toBeLessThanOrEqual(4);
+
+  // The chart's numbers: σ (population, float64) and max|x| of the last token at each norm.
+  const stats = node.norms.map((n) => {
+    const row = Array.from(n.input.data.subarray(7 * d, 8 * d));
+    const mean = row.reduce((a, b) => a + b, 0) / d;
+    const sigma = Math.sqrt(row.reduce((a, b) => a + (b - mean) ** 2, 0) / d);
+    return [n.name, sigma.toPrecision(4), Math.max(...row.map(Math.abs)).toPrecision(4)];
+  });
+  const cells = await page
+    .locator('#text-depth-table tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  expect(cells).toEqual(stats);
 });

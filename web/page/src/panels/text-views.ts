@@ -94,6 +94,23 @@ export function depthChart(norms: readonly TextNorm[], row: number, picked: numb
   return chart;
 }
 
+/** The chart's numbers as a table: σ and max|x| of token `row` at every norm. */
+export function depthTable(table: HTMLTableElement, norms: readonly TextNorm[], row: number): void {
+  const head = el('tr');
+  head.append(el('th', 'norm'), el('th', 'σ'), el('th', 'max|x|'));
+  const thead = el('thead');
+  thead.append(head);
+  const tbody = el('tbody');
+  for (const n of norms) {
+    const tr = el('tr');
+    const th = el('th', n.name);
+    th.scope = 'row';
+    tr.append(th, el('td', n.sigma[row]!.toPrecision(4)), el('td', n.maxAbs[row]!.toPrecision(4)));
+    tbody.append(tr);
+  }
+  table.replaceChildren(thead, tbody);
+}
+
 const sulp = (c: TextCheck | null) => (c ? `${c.maxSulp.toPrecision(3)} sULP` : '—');
 const worst = (c: TextCheck | null, tokens: readonly string[]) =>
   c?.worst

@@ -10,7 +10,7 @@ import type { ExplainerWeights } from 'layernorm-wasm';
 import type { Call, EngineClient } from '../engine/client';
 import type { TextModelSource, TextRunResult } from '../engine/protocol';
 import type { PageStore } from '../state';
-import { byId as $, depthChart, el, fmtBytes, labTable, progressText, say as setMsg } from './text-views';
+import { byId as $, depthChart, depthTable, el, fmtBytes, labTable, progressText, say as setMsg } from './text-views';
 
 type Explainer = HTMLElementTagNameMap['layernorm-explainer'];
 
@@ -80,6 +80,7 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
     if (!run || !made) return;
     const row = Math.min(made.row, run.tokens.length - 1);
     $('text-depth').replaceChildren(depthChart(run.norms, row, Number(picker.value)));
+    depthTable($<HTMLTableElement>('text-depth-table'), run.norms, row);
     $('text-depth-caption').textContent =
       `σ (solid) and max|x| (dashed) of “${run.tokens[row]}”'s input to each of the ${run.norms.length} norms, in graph order, on a log scale: the residual stream grows with depth, and one feature runs far ahead of the rest.`;
   };
