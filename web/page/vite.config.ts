@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
+import { bundledOnnx } from './plugins/onnx-bundle.ts';
 import { parts } from './plugins/parts.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -64,7 +65,8 @@ export default defineConfig({
     fs: { allow: [repo] },
   },
   preview: { host: '127.0.0.1' },
-  worker: { format: 'es' },
+  // The worker's text chunk takes layernorm-wasm/onnx bundled whole (plugins/onnx-bundle.ts).
+  worker: { format: 'es', plugins: () => [bundledOnnx(resolve(repo, 'dist/onnx/index.js'))] },
   build: {
     outDir: resolve(repo, 'build/page'),
     emptyOutDir: true,

@@ -34,6 +34,9 @@ export function startPage(params: URLSearchParams): void {
   mountWhere(store);
   mountSpeed(store);
   whenNear(store, $('check'), () => import('./panels/check').then((m) => m.mountCheck));
+  whenNear(store, $('text-card'), () =>
+    import('./panels/text').then((m) => (s: typeof store, root: HTMLElement) => m.mountText(s, root, engine)),
+  );
 
   const { B, T, seed } = store.state.gen;
   store.dispatch({ type: 'act/generate', B, T, seed });

@@ -3,7 +3,7 @@
  * (generating, parsing, normalizing, checking, timing) runs in the worker, so the page's main
  * thread only draws; these types are the whole contract between the two.
  */
-import type { DEFAULT_NORM, Explanation, FormOf, NormForm, NormKind } from 'layernorm-wasm';
+import type { DEFAULT_NORM, Explanation, ExplainerWeights, FormOf, NormForm, NormKind } from 'layernorm-wasm';
 
 /** Files above this are refused. */
 export const MAX_FILE_BYTES = 1_000_000_000;
@@ -279,6 +279,63 @@ export interface Progress {
   total: number;
 }
 
+/** Where the text card's model comes from: GPT-2 small from the Hub, another URL, or a local file. */
+export type TextModelSource = { kind: 'hub' } | { kind: 'url'; url: string } | { kind: 'file'; file: File };
+
+export interface TextRunRequest {
+  text: string;
+  model: TextModelSource;
+}
+
+/** One captured norm as the text card shows it: its weights, and σ and max|x| of its input per token. */
+export interface TextNorm {
+  name: string;
+  index: number;
+  norm: NormKind;
+  form: NormForm;
+  d: number;
+  eps: number;
+  gamma: Float32Array;
+  beta: Float32Array | null;
+  /** Per token: the input row's standard deviation and its largest |x| (float64). */
+  sigma: Float64Array;
+  maxAbs: Float64Array;
+}
+
+export interface TextRunResult {
+  /** Increases with every run; explain and lab requests name the run they are about. */
+  runId: number;
+  ids: number[];
+  tokens: string[];
+  norms: TextNorm[];
+  model: { source: string; bytes: number; cached: boolean; tokenizerCached: boolean };
+}
+
+export interface TextStagesRequest {
+  runId: number;
+  norm: number;
+  row: number;
+  weights: ExplainerWeights | null;
+  eps: number;
+}
+
+/** How one output compares with the exact answer on one token (or all of them). */
+export interface TextCheck {
+  maxSulp: number;
+  nonFiniteMismatches: number;
+  /** Where the largest absolute error is, with both values; null when nothing was compared. */
+  worst: { row: number; feature: number; value: number; exact: number } | null;
+}
+
+export interface TextLabResult {
+  runId: number;
+  norm: number;
+  /** This package's output, onnxruntime-web's own norm output, and PyTorch's .npy when given: per token, then over all. */
+  rows: { ours: TextCheck; ort: TextCheck; torch: TextCheck | null }[];
+  total: { ours: TextCheck; ort: TextCheck; torch: TextCheck | null };
+  torchName: string | null;
+}
+
 /** The engine's operations: argument and result of each. */
 export interface EngineApi {
   init: { args: null; result: { backend: string; kernel: string } };
@@ -297,6 +354,11 @@ export interface EngineApi {
   download: { args: { format: 'npy' | 'json' }; result: DownloadResult };
   timing: { args: LayerParams; result: TimingResult };
   bench: { args: LayerParams; result: BenchResult };
+  /** Tokenizes the text, runs the model on it (downloading it once) and keeps what each norm saw. */
+  textRun: { args: TextRunRequest; result: TextRunResult };
+  textStages: { args: TextStagesRequest; result: Explanation };
+  /** One norm of the run against the exact answer, per token; `torch`: PyTorch's output of it as .npy. */
+  textLab: { args: { runId: number; norm: number; torch: File | null }; result: TextLabResult };
 }
 
 export type Operation = keyof EngineApi;

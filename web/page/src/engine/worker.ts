@@ -4,7 +4,7 @@
  * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
  * between them, so a newer request can cancel them.
  */
-import { DEFAULT_NORM, init, type LayerNormRuntime } from 'layernorm-wasm';
+import { DEFAULT_NORM, explainRow, init, ulp32, type LayerNormRuntime } from 'layernorm-wasm';
 import { countBitDifferences, median } from './checks';
 import { CancelledError, compute, explainStages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
@@ -37,6 +37,10 @@ async function theLab(): Promise<{
   labInstance ??= new m.Lab();
   return { lab: labInstance, openExpected: m.openExpected };
 }
+/** The text card's model runs, with onnxruntime-web: loaded with the first run the reader asks for. */
+let textModules: Promise<[typeof import('./text/run'), typeof import('./text/lab')]> | null = null;
+const text = () => (textModules ??= Promise.all([import('./text/run'), import('./text/lab')]));
+const textKit = { explainRow, normalize, reference, ulp32 };
 const jobs = new Map<number, Job>();
 const aborts = new Map<number, AbortController>();
 
@@ -241,6 +245,18 @@ const handlers: { [K in Operation]: Handler<K> } = {
       layer.dispose();
     }
     return { runs, wasmMs: median(tw), jsMs: median(tj), values: x.length };
+  },
+
+  async textRun(args, job) {
+    return (await text())[0].runText(args, job);
+  },
+
+  async textStages(args) {
+    return (await text())[0].explainText(textKit, await rt(), args);
+  },
+
+  async textLab(args) {
+    return (await text())[1].checkText(textKit, await rt(), args);
   },
 };
 

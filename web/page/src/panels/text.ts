@@ -1,0 +1,158 @@
+/**
+ * "Your text through GPT-2": the reader's text tokenized and run through a model in the engine
+ * worker (its download said in bytes, with an estimate and a cancel button), then one captured
+ * norm at a time in the card's own <layernorm-explainer> (ln_f and the last token first), the
+ * depth chart of that token, and the norm checked per token against the exact answer. This code
+ * loads when the card comes near; onnxruntime-web and the tokenizer only when a run is asked for.
+ */
+import '../styles/text.css';
+import type { ExplainerWeights } from 'layernorm-wasm';
+import type { Call, EngineClient } from '../engine/client';
+import type { TextModelSource, TextRunResult } from '../engine/protocol';
+import type { PageStore } from '../state';
+import { byId as $, depthChart, depthTable, el, fmtBytes, labTable, progressText, say as setMsg } from './text-views';
+
+type Explainer = HTMLElementTagNameMap['layernorm-explainer'];
+
+/** The norm the card opens on: the final one (ln_f) where the model names it, else the last. */
+export const finalNorm = (names: readonly string[]): number => {
+  const i = names.findIndex((n) => /(^|\.)ln_f$|(^|\.)norm$|final/.test(n));
+  return i >= 0 ? i : names.length - 1;
+};
+
+export function mountText(_store: PageStore, root: HTMLElement, engine: EngineClient): void {
+  const input = $<HTMLTextAreaElement>('text-input');
+  const runButton = $<HTMLButtonElement>('text-run');
+  const cancelButton = $<HTMLButtonElement>('text-cancel');
+  const progressRow = $('text-progress-row');
+  const bar = $<HTMLProgressElement>('text-progress');
+  const label = $('text-progress-label');
+  const msg = $('text-msg');
+  const result = $('text-result');
+  const picker = $<HTMLSelectElement>('text-norm');
+  // Made with the first run, so that the page holds one explainer until the reader asks for a second.
+  let made: Explainer | null = null;
+  const theExplainer = (): Explainer => {
+    if (made) return made;
+    made = document.createElement('layernorm-explainer');
+    made.id = 'text-explainer';
+    made.addEventListener('rowchange', drawDepth);
+    $('text-explainer-slot').replaceWith(made);
+    return made;
+  };
+  const torchInput = $<HTMLInputElement>('text-torch');
+  let running: Call<TextRunResult> | null = null;
+  let run: TextRunResult | null = null;
+
+  const source = (): TextModelSource | string => {
+    const kind = root.querySelector<HTMLInputElement>('input[name="text-model"]:checked')?.value;
+    if (kind === 'url') {
+      const url = $<HTMLInputElement>('text-url').value.trim();
+      if (!/^https?:\/\/\S+$/.test(url)) return 'Type the model’s URL (http:// or https://, an .onnx file) first.';
+      return { kind: 'url', url };
+    }
+    if (kind === 'file') {
+      const file = $<HTMLInputElement>('text-file').files?.[0];
+      return file ? { kind: 'file', file } : 'Pick an .onnx file first.';
+    }
+    return { kind: 'hub' };
+  };
+
+  const showNorm = () => {
+    if (!run) return;
+    const r = run;
+    const norm = Number(picker.value);
+    const n = r.norms[norm]!;
+    const explainer = theExplainer();
+    const weights: ExplainerWeights = { gamma: n.gamma, beta: n.beta, eps: n.eps, norm: n.norm };
+    explainer.weights = weights;
+    explainer.engine = {
+      shape: [r.tokens.length, n.d],
+      tokens: r.tokens,
+      explain: (req) =>
+        engine.call('textStages', { runId: r.runId, norm, row: req.row, weights: req.weights, eps: req.eps }),
+    };
+    drawDepth();
+    void runLab();
+  };
+
+  const drawDepth = () => {
+    if (!run || !made) return;
+    const row = Math.min(made.row, run.tokens.length - 1);
+    $('text-depth').replaceChildren(depthChart(run.norms, row, Number(picker.value)));
+    depthTable($<HTMLTableElement>('text-depth-table'), run.norms, row);
+    $('text-depth-caption').textContent =
+      `σ (solid) and max|x| (dashed) of “${run.tokens[row]}”'s input to each of the ${run.norms.length} norms, in graph order, on a log scale: the residual stream grows with depth, and one feature runs far ahead of the rest.`;
+  };
+
+  const runLab = async () => {
+    if (!run) return;
+    const labMsg = $('text-lab-msg');
+    try {
+      const lab = await engine.call('textLab', {
+        runId: run.runId,
+        norm: Number(picker.value),
+        torch: torchInput.files?.[0] ?? null,
+      });
+      if (lab.runId !== run.runId || lab.norm !== Number(picker.value)) return;
+      setMsg(labMsg, '');
+      labTable($<HTMLTableElement>('text-lab'), lab, run.tokens);
+    } catch (e) {
+      setMsg(labMsg, (e as Error).message, 'error');
+    }
+  };
+
+  const finish = () => {
+    running = null;
+    runButton.disabled = false;
+    cancelButton.hidden = true;
+    progressRow.hidden = true;
+  };
+
+  runButton.addEventListener('click', async () => {
+    const model = source();
+    if (typeof model === 'string') return setMsg(msg, model, 'error');
+    setMsg(msg, '');
+    runButton.disabled = true;
+    cancelButton.hidden = false;
+    progressRow.hidden = false;
+    bar.removeAttribute('value');
+    label.textContent = 'Loading the tokenizer and onnxruntime-web…';
+    let startedAt = 0;
+    running = engine.start(
+      'textRun',
+      { text: input.value, model },
+      {
+        onProgress: (p) => {
+          if (p.done === 0) startedAt = performance.now();
+          if (p.total > 0 && (p.phase === 'model' || p.phase === 'tokenizer')) bar.value = p.done / p.total;
+          else bar.removeAttribute('value');
+          label.textContent = progressText(p, startedAt, performance.now());
+        },
+      },
+    );
+    try {
+      const r = await running.result;
+      finish();
+      run = r;
+      const from = r.model.cached ? 'from this browser’s cache, nothing downloaded' : 'downloaded';
+      $('text-summary').textContent =
+        `${r.tokens.length} tokens through ${r.model.source} (${fmtBytes(r.model.bytes)}, ${from}): ${r.norms.length} norms captured.`;
+      picker.replaceChildren(
+        ...r.norms.map((n, i) => Object.assign(el('option', `${i + 1}. ${n.name}`), { value: String(i) })),
+      );
+      picker.value = String(finalNorm(r.norms.map((n) => n.name)));
+      result.hidden = false;
+      theExplainer().row = r.tokens.length - 1;
+      showNorm();
+    } catch (e) {
+      finish();
+      // The client's Cancelled, by name: importing the class would share its module with the first load.
+      if ((e as Error).name === 'Cancelled') setMsg(msg, 'Cancelled: nothing was downloaded or kept.', 'warn');
+      else setMsg(msg, `${(e as Error).name}: ${(e as Error).message}`, 'error');
+    }
+  });
+  cancelButton.addEventListener('click', () => running?.cancel());
+  picker.addEventListener('change', showNorm);
+  torchInput.addEventListener('change', () => void runLab());
+}
