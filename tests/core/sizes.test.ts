@@ -5,7 +5,8 @@
 // Shapes are stated where the API lets them be (allocate, createLayerNorm, d beside an empty x), so
 // no test here holds more than about 1 GiB.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LayerNormRuntime, WasmTensor } from '../../dist/index.js';
+import { halfBitsToFloat32, type LayerNormRuntime, type WasmTensor } from '../../dist/index.js';
+import { bitDifference } from '../helpers/bits.js';
 import { thrown } from '../helpers/errors.js';
 import { freshRuntime } from '../helpers/heap-growth.mjs';
 
@@ -226,5 +227,95 @@ describe('layerNormalization: shapes whose products pass 2^28, 2^31, 2^53 or a d
     ],
   ] as const)('%j, axis %i: refused with the documented RangeError', (shape, axis, message) => {
     refused(() => rt.layerNormalization(empty, [...shape], { axis }), message, null);
+  });
+});
+
+describe('real rows and widths that fit: 2^26 and 2^28 rows, rows of 2^26 and 2^27 values', () => {
+  /** Rows [from, to) of a 16-bit tensor's view, copied. */
+  const rowsOf = (t: Tensor, d: number, from: number, to: number) => (t.view as Uint16Array).slice(from * d, to * d);
+
+  it('rmsNorm over 2^26 rows of d = 1 and layerNorm over 2^26 rows of d = 4, float16 views in place: each row as alone', () => {
+    const canary = filled(1, 4096, 'float32');
+    for (const [fn, d] of [
+      ['rmsNorm', 1],
+      ['layerNorm', 4],
+    ] as const) {
+      const rows = 2 ** 26;
+      const t = filled(rows, d, 'float16');
+      const options = { dtype: 'float16' as const, eps: 1e-3 };
+      const head = rt[fn](rowsOf(t, d, 0, 1000), d, options);
+      const tail = rt[fn](rowsOf(t, d, rows - 1000, rows), d, options);
+      const v = t.view as Uint16Array;
+      expect(rt[fn](v, d, { ...options, out: v })).toBe(v);
+      expect(bitDifference(rowsOf(t, d, 0, 1000), head), fn).toBeNull();
+      expect(bitDifference(rowsOf(t, d, rows - 1000, rows), tail), fn).toBeNull();
+      t.dispose();
+    }
+    expect(firstChanged(canary)).toBe(-1);
+    canary.dispose();
+  });
+
+  it('a resident RMSNorm’s forwardTensor over 2^28 rows of d = 1 (float16, in place): each row as alone', () => {
+    const canary = filled(1, 4096, 'float32');
+    const rows = 2 ** 28;
+    const t = filled(rows, 1, 'float16');
+    const norm = rt.createRmsNorm(1, { dtype: 'float16', gamma: Float32Array.of(-3) });
+    const options = { dtype: 'float16' as const, gamma: Float32Array.of(-3) };
+    const head = rt.rmsNorm(rowsOf(t, 1, 0, 1000), 1, options);
+    const tail = rt.rmsNorm(rowsOf(t, 1, rows - 1000, rows), 1, options);
+    norm.forwardTensor(t, t);
+    expect(bitDifference(rowsOf(t, 1, 0, 1000), head)).toBeNull();
+    expect(bitDifference(rowsOf(t, 1, rows - 1000, rows), tail)).toBeNull();
+    norm.dispose();
+    t.dispose();
+    expect(firstChanged(canary)).toBe(-1);
+    canary.dispose();
+  });
+
+  it('layerNormStats of one row of 2^27 float16 values (a tensor’s view): its float64 mean and variance', () => {
+    const d = 2 ** 27;
+    const x = filled(1, d, 'float16');
+    const value = halfBitsToFloat32(
+      Uint16Array.from({ length: 0x7c00 }, (_, i) => i),
+      'float16',
+    );
+    let sum = 0;
+    for (let i = 0; i < d; i++) sum += value[patternAt(i, true)]!;
+    const mean = sum / d;
+    let squares = 0;
+    for (let i = 0; i < d; i++) squares += (value[patternAt(i, true)]! - mean) ** 2;
+    const stats = rt.layerNormStats(x.view, d, { dtype: 'float16' });
+    expect(Math.abs(stats.mean[0]! - mean) / mean).toBeLessThan(1e-9); // a sum in plain float64 here
+    expect(Math.abs(stats.variance[0]! - squares / d) / (squares / d)).toBeLessThan(1e-9); // a sum in plain float64 here
+    expect(firstChanged(x)).toBe(-1);
+    x.dispose();
+  });
+
+  it('createLayerNorm(2^26, { gamma }) and its forwardTensor on a row of 2^26 floats, in place', () => {
+    const d = 2 ** 26;
+    const gamma = new Float32Array(d).fill(0.5);
+    gamma[d - 1] = -2;
+    const x = filled(1, d, 'float32');
+    const { mean, rstd } = rt.layerNormStats(x.view, d, { eps: 0 });
+    const norm = rt.createLayerNorm(d, { gamma, eps: 0 });
+    norm.forwardTensor(x, x);
+    const y = x.view as Float32Array;
+    for (const j of [0, 1, 12345, d - 2, d - 1]) {
+      const expected = (patternAt(j, false) - mean[0]!) * rstd[0]! * gamma[j]!;
+      expect(Math.abs(y[j]! - expected), `y[${j}]`).toBeLessThan(1e-5 * Math.max(1, Math.abs(expected)));
+    }
+    norm.dispose();
+    x.dispose();
+  });
+
+  it('layerNormStages of a row of 2^26 float16 values beside a 512 MiB tensor: the documented RangeError (46a), nothing written', () => {
+    const hog = filled(2 ** 28, 1, 'float16');
+    const x = filled(1, 2 ** 26, 'float16');
+    const expected =
+      /^layerNormStages: the row and its stages for d = 67108864 needs 1\.63 GiB of wasm memory, but only [\d.]+ [MG]iB more can be reserved \(limit 2\.00 GiB\); use smaller inputs or process them in parts$/;
+    refused(() => rt.layerNormStages(x.view, 2 ** 26, 0, { dtype: 'float16' }), expected, hog);
+    expect(firstChanged(x)).toBe(-1);
+    x.dispose();
+    hog.dispose();
   });
 });
