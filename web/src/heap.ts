@@ -112,6 +112,8 @@ export class Heap {
 }
 
 export function formatBytes(n: number): string {
+  // A size from a stated shape (allocate's rows × d) may be past what a double counts exactly.
+  if (!(n <= Number.MAX_SAFE_INTEGER)) return 'more than 2^53 bytes';
   if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
   if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
   if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
