@@ -150,16 +150,15 @@ LAYERNORM_INLINE double MeanOf(const Moments& m) { return m.shift + (m.mean_shif
 // The statistics a caller sees.
 LAYERNORM_INLINE RowStats Public(const Moments& m) { return {MeanOf(m), m.variance, m.rstd}; }
 
-// Whether a call's gain is too large for the fast path. LayerNorm: gamma * x^ could overflow
-// float32 before the bias is added, or, without one, where the exact answer rounds to FLT_MAX but
-// the float32 x^ is rounded up; |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of
-// FLT_MAX can (with a margin for the float32 rounding of x^). RMSNorm with a gain: its
-// fast path forms 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite.
-// max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
-inline bool GainMayOverflow(Norm norm, float max_abs_gain, std::size_t d) {
+// Whether a call's gain is too large for the fast path, which forms 2^64 * gamma * x^
+// (kernels/row_ukernels.h, LayerNormFast and RmsNormFast): that must stay finite, and so must
+// gamma * x^ before a bias is added (gamma = 3e38, beta = -3e38 must not give +Inf where the
+// answer is 2.2e38; without a bias, an answer that rounds to FLT_MAX must not overflow where the
+// float32 x^ is rounded up). |x^| <= sqrt(d - 1), so only a gain with |gamma| * sqrt(d) >= 2^60
+// takes the wide path. max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
+inline bool GainMayOverflow(float max_abs_gain, std::size_t d) {
   const double g = static_cast<double>(max_abs_gain);
-  const double limit = norm == Norm::kRmsNorm ? 0x1p120 : 0x1p252;
-  return !(g * g * static_cast<double>(d) < limit);  // (squared: no square root per call)
+  return !(g * g * static_cast<double>(d) < 0x1p120);  // (squared: no square root per call)
 }
 
 // The path a row with these statistics takes.
