@@ -1,12 +1,14 @@
 // From a row's float64 sums to its statistics and to the plan its micro-kernel follows. The
 // numerics, chosen by measurement against exact answers (README "Numerics contract"):
 // * LayerNorm moments come from one pass: s1 = sum(x), s2 = sum(x^2), used when the cancellation
-//   in s2 - s1^2/d costs at most 16 of double's 53 bits (the mean within a few hundred sigma of
-//   zero, as in real activations). Other rows are summed again shifted by their first element K:
-//   since (mean - K)^2 <= (d - 1) * var that costs at most log2(d) bits. A float32 value,
-//   difference or square is exact or within 2^-53 in double and never overflows there: the
-//   variance is good to ~2^-35 or better, far beyond float32. RMSNorm's sum of squares has no
-//   cancellation at all.
+//   in s2 - s1^2/d, times the summation's error growth (d/8 + 8 units of 2^-53, row_ukernels.h
+//   sums groups of 8 into 2 lanes), stays within 2^23: the variance is then good to 2^-30 (the
+//   mean within ~100 sigma of zero at d = 768, as in real activations). Other rows are summed
+//   again shifted by K, the float32 nearest the first pass's mean: every value of the row is a
+//   float32, so (mean - K)^2 is at most the smallest (x - mean)^2, at most the variance, and the
+//   cancellation costs at most 1 bit (shifting by the first value cost up to log2(d) bits). A
+//   float32 value, difference or square is exact or within 2^-53 in double and never overflows
+//   there. RMSNorm's sum of squares has no cancellation at all. web/docs/numerics.md bounds it.
 // * The mean stays the unevaluated sum K + m + m_lo (K = 0 for the unshifted sums), never rounded
 //   to one double: m = RN(s1 / d) is off by up to 2^-53 * |m|, which is large next to |x - mean|
 //   for the element nearest the mean (x[0] = 1 among pairs (0.5, 1.5) and one 1.5 + 2^-23: 706
@@ -59,8 +61,9 @@ constexpr double kMinFastVariance = 0x1p-120;  // sigma >= 2^-60
 constexpr double kMaxFastVariance = 0x1p+120;  // sigma <= 2^60
 constexpr double kMinFastRstd = 0x1p-60;
 constexpr double kMaxFastRstd = 0x1p+60;
-// Largest ratio of the mean square to the variance for which the unshifted sums are used.
-constexpr double kMaxUnshiftedRatio = 0x1p16;
+// Largest ratio of the mean square to the variance, times the sums' error growth, for which the
+// unshifted sums are used (the variance is then within 2^-30 of itself).
+constexpr double kMaxUnshiftedCancellation = 0x1p23;
 // Below this magnitude a nonzero mean's mu_lo would be a float32 subnormal (see above).
 constexpr double kMinFastMean = 0x1p-96;
 
@@ -96,11 +99,10 @@ LAYERNORM_INLINE double ExactRemainder(double s, double q, double n) {
 }
 
 // LayerNorm moments from the unshifted sums; the rows that need it are summed again, shifted
-// (by `shifted`, the micro-kernel's shifted sums, from the row's first value).
+// (by `shifted`, the micro-kernel's shifted sums, by the float32 nearest their mean).
 template <class ShiftedSums>
 LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, std::size_t d,
-                                          double inv_d, double eps, double s1, double s2,
-                                          double first) {
+                                          double inv_d, double eps, double s1, double s2) {
   // The mean is divided, rounded once: where the exact mean is a value of the row, that value
   // must centre to exactly 0 (s1 * (1 / d) rounds twice and missed it by 1e-17 on a row of 98,
   // an output of -1.5e-17 where the answer is 0). The variance, which needs ~2^-35, multiplies,
@@ -109,11 +111,13 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
   Moments m;
   m.shift = 0.0;
   double variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
-  if (!(variance > 0.0 && s2 * inv_d <= kMaxUnshiftedRatio * variance)) {
-    // Offset rows (1e4 + N(0,1)), constant and nearly constant rows, non-finite rows.
-    shifted(x, d, first, &s1, &s2);
+  const double growth = n * 0.125 + 8.0;
+  if (!(variance > 0.0 && (s2 * inv_d) * growth <= kMaxUnshiftedCancellation * variance)) {
+    // Offset rows (1e4 + N(0,1)), constant and nearly constant rows, non-finite rows (NaN: K too).
+    const double k = static_cast<double>(static_cast<float>(s1 / n));
+    shifted(x, d, k, &s1, &s2);
     if (!std::isfinite(s1) || !std::isfinite(s2)) return NonFiniteMoments();  // NaN or Inf input
-    m.shift = first;
+    m.shift = k;
     variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
   }
   m.mean_shift = s1 / n;
@@ -129,8 +133,8 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
 template <class ShiftedSums>
 __attribute__((noinline)) Moments LayerNormMomentsOnce(ShiftedSums shifted, const void* x,
                                                        std::size_t d, double inv_d, double eps,
-                                                       double s1, double s2, double first) {
-  return LayerNormMoments(shifted, x, d, inv_d, eps, s1, s2, first);
+                                                       double s1, double s2) {
+  return LayerNormMoments(shifted, x, d, inv_d, eps, s1, s2);
 }
 
 // RMSNorm statistics (mean 0, variance the mean square) from the sum of squares.
@@ -146,16 +150,15 @@ LAYERNORM_INLINE double MeanOf(const Moments& m) { return m.shift + (m.mean_shif
 // The statistics a caller sees.
 LAYERNORM_INLINE RowStats Public(const Moments& m) { return {MeanOf(m), m.variance, m.rstd}; }
 
-// Whether a call's gain is too large for the fast path. LayerNorm: gamma * x^ could overflow
-// float32 before the bias is added, or, without one, where the exact answer rounds to FLT_MAX but
-// the float32 x^ is rounded up; |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of
-// FLT_MAX can (with a margin for the float32 rounding of x^). RMSNorm with a gain: its
-// fast path forms 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite.
-// max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
-inline bool GainMayOverflow(Norm norm, float max_abs_gain, std::size_t d) {
+// Whether a call's gain is too large for the fast path, which forms 2^64 * gamma * x^
+// (kernels/row_ukernels.h, LayerNormFast and RmsNormFast): that must stay finite, and so must
+// gamma * x^ before a bias is added (gamma = 3e38, beta = -3e38 must not give +Inf where the
+// answer is 2.2e38; without a bias, an answer that rounds to FLT_MAX must not overflow where the
+// float32 x^ is rounded up). |x^| <= sqrt(d - 1), so only a gain with |gamma| * sqrt(d) >= 2^60
+// takes the wide path. max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
+inline bool GainMayOverflow(float max_abs_gain, std::size_t d) {
   const double g = static_cast<double>(max_abs_gain);
-  const double limit = norm == Norm::kRmsNorm ? 0x1p120 : 0x1p252;
-  return !(g * g * static_cast<double>(d) < limit);  // (squared: no square root per call)
+  return !(g * g * static_cast<double>(d) < 0x1p120);  // (squared: no square root per call)
 }
 
 // The path a row with these statistics takes.
@@ -190,9 +193,9 @@ LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma
   p.params.shift = s.shift;
   p.params.mean_shift = s.mean_shift;
   p.params.mean_lo = s.mean_lo;
-  // mu_hi rounds K + m; K - mu_hi is exact (two floats within a factor 2^14 of each other on a
-  // shifted row) and (K - mu_hi) + m is within 2^-53 of mu_lo's size, so mu_lo is the rest of the
-  // mean rounded once to float32, give or take 2^-52 of itself.
+  // mu_hi rounds K + m; K - mu_hi is exact (two floats, K the float32 nearest the first pass's
+  // mean on a shifted row) and (K - mu_hi) + m is within 2^-53 of mu_lo's size, so mu_lo is the
+  // rest of the mean rounded once to float32, give or take 2^-52 of itself.
   p.params.mu_hi = static_cast<float>(mean);
   p.params.mu_lo = static_cast<float>(
       ((s.shift - static_cast<double>(p.params.mu_hi)) + s.mean_shift) + s.mean_lo);

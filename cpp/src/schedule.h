@@ -41,8 +41,7 @@ struct Schedule {
   LAYERNORM_INLINE static Moments FromSums(Norm norm, std::size_t d, double inv_d, double eps,
                                            const T* row, double s1, double s2) {
     if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
-    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
-                            static_cast<double>(U::Io::Get(row)));
+    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2);
   }
 
   // The places that run once per call or per run (the first row, a row that cannot be pipelined,
@@ -52,8 +51,7 @@ struct Schedule {
   static Moments FromSumsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row,
                               double s1, double s2) {
     if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
-    return LayerNormMomentsOnce(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
-                                static_cast<double>(U::Io::Get(row)));
+    return LayerNormMomentsOnce(&U::template Sums<true>, row, d, inv_d, eps, s1, s2);
   }
 
   static Moments RowMomentsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row) {
@@ -78,7 +76,7 @@ struct Schedule {
     } else {
       U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
     }
-    *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
+    *wide_gain = GainMayOverflow(max_abs_gain, d);
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 

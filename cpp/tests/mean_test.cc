@@ -156,6 +156,29 @@ TEST(NearestTheMeanTiny, AMeanAmongTheSubnormalsIsNotRoundedThere) {
   }
 }
 
+// Elements within 2^-126 sigma of the mean have a subnormal x^, rounded to 2^-150 rather than to
+// 2^-24 of itself: [1, -1, 1e-40, -1e-40] with gain 1000 was 62 units off at its third element.
+// The fast path forms 2^64 x^ before the gain, with or without a bias.
+TEST(NearestTheMeanTiny, ASubnormalXhatIsNotRoundedBeforeALargeGain) {
+  const std::vector<float> x = {1.0f, -1.0f, 1e-40f, -1e-40f};
+  const std::vector<float> gamma(4, 1000.0f), beta = {0.0f, 0.0f, 0.0f, 1e-37f};
+  const double sigma = std::sqrt((2.0 + 2.0 * 1e-40f * static_cast<double>(1e-40f)) / 4.0);
+  for (const float* b : {static_cast<const float*>(nullptr), beta.data()}) {
+    for (std::size_t k = 0; k < KernelCount(); ++k) {
+      std::vector<float> y(4);
+      ASSERT_EQ(LayerNorm(x.data(), y.data(), 1, 4, gamma.data(), b, 0.0, &Kernels()[k]),
+                Status::kOk);
+      for (std::size_t j = 2; j < 4; ++j) {
+        const double bj = b ? b[j] : 0.0;
+        const double want = 1000.0 * static_cast<double>(x[j]) / sigma + bj;
+        EXPECT_LE(testing::ScaledUlpError(y[j], static_cast<float>(want), static_cast<float>(bj)),
+                  1.0)
+            << Kernels()[k].name << " element " << j << ": " << y[j] << ", expected " << want;
+      }
+    }
+  }
+}
+
 // d = 16 with gamma[5] = 2.7859433081986407e38: gamma * x^ rounds to FLT_MAX, but the float32 x^
 // was rounded up and the float32 product overflowed. Every norm form with a gain takes such a
 // gain on the wide path, with or without a bias. Each element in turn gets the largest gain whose
