@@ -336,9 +336,11 @@ test('a refused property never throws: its message is shown in place of the draw
   await explainer(page).evaluate((el) => el.setAttribute('row', '9'));
   await expect(page.locator('#ex-status')).toHaveText('Row 9 does not exist: these activations have 6 rows (0 to 5).');
   await explainer(page).evaluate((el) => el.setAttribute('row', 'two'));
-  await expect(page.locator('#ex-status')).toHaveText('row="two" is not a whole number ≥ 0: showing row 0.');
-  await explainer(page).evaluate((el) => el.setAttribute('row', '2'));
+  await expect(page.locator('#ex-notes')).toHaveText('row="two" is not a whole number ≥ 0: showing row 0.');
   await expect(page.locator('#ex-status')).toBeHidden();
+  await expect(page.locator('#ex-token')).toHaveText('row 0 “The”');
+  await explainer(page).evaluate((el) => el.setAttribute('row', '2'));
+  await expect(page.locator('#ex-notes')).toBeHidden();
   await expect(page.locator('#ex-token')).toHaveText('row 2 “␣sat”');
   // Weights of another width than the activations.
   await page.evaluate(

@@ -10,8 +10,9 @@
  * what it draws is in view.ts and the views beside it.
  */
 import { RULES, oneOf } from '../rules.js';
-import { explainRow, formOf, widthOf } from './compute.js';
-import { defaultRuntime, loadWeights } from './sources.js';
+import { readAttribute, SCALES, THEMES, VIEWS } from './attributes.js';
+import { explainRow, formOf, strongestWindow, widthOf } from './compute.js';
+import { defaultRuntime, loadWeights, markup } from './sources.js';
 import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
 import { stylesheet } from './styles.js';
 import type {
@@ -20,6 +21,7 @@ import type {
   ExplainerRuntime,
   ExplainerScale,
   ExplainerStages,
+  ExplainerTheme,
   ExplainerView,
   ExplainerWeights,
   Explanation,
@@ -29,8 +31,8 @@ import type {
 import { View, WINDOW, type ViewModel } from './view.js';
 
 const DEFAULT_EPS = 1e-5;
-const VIEWS: readonly ExplainerView[] = ['window', 'all'];
-const SCALES: readonly ExplainerScale[] = ['symlog', 'linear', 'own'];
+/** The properties an author may set before the element is defined. */
+const UPGRADED = ['weights', 'activations', 'row', 'view', 'start', 'zoom', 'scale', 'runtime', 'engine'];
 
 /** In Node (server rendering) there is no HTMLElement: the class exists, and is never constructed. */
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
@@ -44,14 +46,18 @@ interface Computed {
   result: Explanation;
 }
 
-function wholeAttr(value: string | null): number | null {
-  if (value === null || !/^\s*\d+\s*$/.test(value)) return null;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
 export class LayerNormExplainer extends Base {
-  static readonly observedAttributes = ['src', 'row', 'theme', 'view', 'start', 'zoom', 'scale'];
+  static readonly observedAttributes = [
+    'src',
+    'activations-src',
+    'tokens-src',
+    'row',
+    'theme',
+    'view',
+    'start',
+    'zoom',
+    'scale',
+  ];
 
   readonly #view: View;
   #weights: ExplainerWeights | null = null;
@@ -109,6 +115,15 @@ export class LayerNormExplainer extends Base {
   }
 
   connectedCallback(): void {
+    // Properties set before the element was defined are own properties of the plain element that
+    // stood in for it: taken up through the setters (and so checked) now.
+    for (const name of UPGRADED) {
+      if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
+      const value = (this as Record<string, unknown>)[name];
+      delete (this as Record<string, unknown>)[name];
+      (this as Record<string, unknown>)[name] = value;
+    }
+    if (!this.#activations && !this.#engine && !this.#markupLoad) this.#loadMarkup();
     if (this.#observer || this.#visible) return;
     const io = new IntersectionObserver(
       (entries) => {
@@ -133,27 +148,17 @@ export class LayerNormExplainer extends Base {
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
     if (this.#reflecting) return;
     this.#attrProblems.delete(name);
-    const bad = (text: string) => this.#attrProblems.set(name, `${name}="${value}" ${text}`);
     if (name === 'src') this.#loadSrc(value);
-    else if (name === 'row') {
-      const n = value === null ? 0 : wholeAttr(value);
-      if (n === null) bad('is not a whole number ≥ 0: showing row 0.');
-      this.#row = n ?? 0;
-    } else if (name === 'view') {
-      this.#viewMode =
-        value === null ? 'window' : VIEWS.includes(value as ExplainerView) ? (value as ExplainerView) : 'window';
-      if (value !== null && !VIEWS.includes(value as ExplainerView)) bad(`is not one of ${VIEWS.join(', ')}.`);
-    } else if (name === 'scale') {
-      this.#scale =
-        value === null ? 'symlog' : SCALES.includes(value as ExplainerScale) ? (value as ExplainerScale) : 'symlog';
-      if (value !== null && !SCALES.includes(value as ExplainerScale)) bad(`is not one of ${SCALES.join(', ')}.`);
-    } else if (name === 'start') {
-      this.#start = value === null ? null : wholeAttr(value);
-      if (value !== null && this.#start === null) bad('is not a whole number ≥ 0.');
-    } else if (name === 'zoom') {
-      const m = value === null ? null : /^\s*(\d+)\s*[-–:]\s*(\d+)\s*$/.exec(value);
-      this.#zoom = m && Number(m[2]) - Number(m[1]) >= 3 ? { from: Number(m[1]), to: Number(m[2]) } : null;
-      if (value !== null && !this.#zoom) bad('is not a range of at least 4 features, such as "400-500".');
+    else if (name === 'activations-src' || name === 'tokens-src') this.#loadMarkup();
+    const read = readAttribute(name, value);
+    if (read) {
+      const { row, view, scale, start, zoom } = read.patch;
+      if (row !== undefined) this.#row = row;
+      if (view !== undefined) this.#viewMode = view;
+      if (scale !== undefined) this.#scale = scale;
+      if (start !== undefined) this.#start = start;
+      if (zoom !== undefined) this.#zoom = zoom;
+      if (read.note) this.#attrProblems.set(name, read.note);
     }
     this.#invalidate();
   }
@@ -207,10 +212,11 @@ export class LayerNormExplainer extends Base {
     this.setAttribute('src', String(value));
   }
 
-  get theme(): string {
-    return this.getAttribute('theme') ?? 'light';
+  get theme(): ExplainerTheme {
+    const t = this.getAttribute('theme') as ExplainerTheme | null;
+    return t && THEMES.includes(t) ? t : 'light';
   }
-  set theme(value: string) {
+  set theme(value: ExplainerTheme) {
     this.setAttribute('theme', String(value));
   }
 
@@ -231,12 +237,7 @@ export class LayerNormExplainer extends Base {
     const d = this.#width();
     if (this.#start !== null || d === null) return this.#start ?? 0;
     const st = this.stages;
-    if (!st) return 0;
-    const spread = 'centered' in st ? st.centered : st.input;
-    let best = 0;
-    for (let j = 1; j < d; j++)
-      if (Math.abs(spread[j]!) > Math.abs(spread[best]!) || Number.isNaN(spread[j]!)) best = j;
-    return Math.max(0, Math.min(d - WINDOW, best - (WINDOW >> 1) + 1));
+    return st ? strongestWindow(st, d, WINDOW) : 0;
   }
   set start(value: number) {
     this.#accept('start', () => {
@@ -302,7 +303,8 @@ export class LayerNormExplainer extends Base {
    * the element comes near the viewport: for an element far below, it settles after that.
    */
   get ready(): Promise<void> {
-    if (!this.#queued && !this.#busy && !this.#srcLoad && !this.#pendingSrc && !this.#idle) return Promise.resolve();
+    const loading = this.#srcLoad || this.#pendingSrc || this.#markupLoad;
+    if (!this.#queued && !this.#busy && !loading && !this.#idle) return Promise.resolve();
     return (this.#idle ??= deferred()).promise;
   }
 
@@ -389,10 +391,11 @@ export class LayerNormExplainer extends Base {
           this.#weights = w;
           this.#invalidate();
         },
-        (e: unknown) => {
+        async (e: unknown) => {
+          const why = await (await markup()).loadFailure(src, e);
           if (this.#srcLoad !== controller) return;
           this.#srcLoad = null;
-          this.#fail(`Could not load the weights from ${src}: ${e instanceof Error ? e.message : String(e)}`, e);
+          this.#fail(`Could not load the weights from ${src}: ${why}`, e);
         },
       );
     };
@@ -404,6 +407,56 @@ export class LayerNormExplainer extends Base {
   }
 
   #pendingSrc: (() => void) | null = null;
+  /** activations-src, tokens-src or an inline JSON script being read (markup-inputs.ts). */
+  #markupLoad: AbortController | null = null;
+  #pendingMarkup: (() => void) | null = null;
+  /** The empty element's guide is shown. */
+  #guiding = false;
+
+  #loadMarkup(): void {
+    this.#markupLoad?.abort();
+    this.#markupLoad = null;
+    const src = this.getAttribute('activations-src');
+    const script = this.querySelector(':scope > script[type="application/json"]');
+    this.#pendingMarkup = null;
+    if (!src && !script) return;
+    const controller = new AbortController();
+    this.#markupLoad = controller;
+    const tokensSrc = this.getAttribute('tokens-src');
+    this.#pendingMarkup = () =>
+      markup()
+        .then((m) => m.readInputs(src, tokensSrc, script?.textContent ?? '', controller.signal))
+        .then(
+          (inputs) => {
+            if (this.#markupLoad !== controller) return;
+            this.#markupLoad = null;
+            if (inputs.weights) this.weights = inputs.weights;
+            this.activations = inputs.activations;
+          },
+          (e: Error) => {
+            if (this.#markupLoad !== controller) return;
+            this.#markupLoad = null;
+            this.#fail(e.message, e.cause);
+          },
+        );
+    this.#invalidate();
+  }
+
+  /** With nothing to show and nothing coming, the element says what to set. */
+  #guide(): void {
+    const empty = () => !this.#source() && !this.#markupLoad && !this.#srcLoad && !this.#pendingSrc;
+    if (this.#guiding && !empty()) {
+      this.#guiding = false;
+      if (this.#status?.kind === 'info') this.#status = null;
+    } else if (!this.#guiding && !this.#status && !this.#refused.size && empty()) {
+      this.#guiding = true;
+      void markup().then(({ EMPTY_GUIDE }) => {
+        if (!this.#guiding || this.#status) return;
+        this.#status = { kind: 'info', text: EMPTY_GUIDE };
+        this.#invalidate();
+      });
+    }
+  }
   /** A first result (or failure) has been drawn since the element became visible. */
   #drawn = false;
 
@@ -426,7 +479,6 @@ export class LayerNormExplainer extends Base {
   #problem(): string | null {
     const shape = this.#shape();
     if (this.#refused.size) return [...this.#refused.values()].join(' ');
-    if (this.#attrProblems.size) return [...this.#attrProblems.values()].join(' ');
     if (!shape) return null;
     const d = widthOf(shape);
     if (this.#weights && this.#weights.gamma.length !== d) {
@@ -446,6 +498,12 @@ export class LayerNormExplainer extends Base {
       if (problem && !this.#refused.size) this.#emit('error', { message: problem, error: null });
     }
     const source = this.#source();
+    if (this.#visible && this.#pendingMarkup) {
+      const start = this.#pendingMarkup;
+      this.#pendingMarkup = null;
+      start();
+    }
+    if (this.#visible) this.#guide();
     if (this.#visible && this.#pendingSrc && (this.#drawn || !source || problem)) {
       const start = this.#pendingSrc;
       this.#pendingSrc = null;
@@ -455,7 +513,7 @@ export class LayerNormExplainer extends Base {
     this.#render();
     if (computed || problem || !source || !this.#visible) {
       // Still to come: the weights of a src, or the work that starts once the element is seen.
-      const waiting = !problem && (this.#srcLoad || (source && !computed && !this.#visible));
+      const waiting = !problem && (this.#srcLoad || this.#markupLoad || (source && !computed && !this.#visible));
       if (!waiting) this.#settle();
       return;
     }
@@ -524,6 +582,7 @@ export class LayerNormExplainer extends Base {
       explanation: c?.result ?? null,
       status,
       problem: !!problem,
+      notes: this.#attrProblems.size ? [...this.#attrProblems.values()].join(' ') : null,
       view: this.#viewMode,
       start: this.start,
       zoom: this.#zoom,

@@ -15,6 +15,7 @@ export type {
   ExplainerRuntime,
   ExplainerScale,
   ExplainerStages,
+  ExplainerTheme,
   ExplainerVariants,
   ExplainerView,
   ExplainerWeights,

@@ -68,6 +68,8 @@ export interface ExplainerEngine {
 export type ExplainerRuntime = LayerNormRuntime | Promise<LayerNormRuntime>;
 
 export type ExplainerView = 'window' | 'all';
+/** `auto` follows the reader's prefers-color-scheme. */
+export type ExplainerTheme = 'light' | 'dark' | 'auto';
 export type ExplainerScale = 'symlog' | 'linear' | 'own';
 
 export interface RowChangeDetail {

@@ -31,6 +31,8 @@ export interface ViewModel {
   status: { kind: 'info' | 'error'; text: string } | null;
   /** The inputs cannot be shown (the status says why): nothing is drawn from defaults instead. */
   problem: boolean;
+  /** Attributes that could not be used, and what is shown instead. */
+  notes: string | null;
   view: ExplainerView;
   /** First feature of the window, as chosen (null: the element picks one). */
   start: number;
@@ -87,9 +89,11 @@ export class View {
   readonly #intro = h('p', { class: 'intro', id: 'ex-intro', part: 'intro' });
   readonly #equation = h('div', { class: 'eqs', id: 'equation', part: 'equation' });
   readonly #picker: TokenPicker;
+  readonly #tokensRow: HTMLElement;
   readonly #rowInput = h('input', { type: 'number', id: 'ex-row', min: 0, step: 1, 'aria-describedby': 'ex-row-msg' });
   readonly #rowMsg = h('p', { class: 'msg', id: 'ex-row-msg', role: 'alert' });
   readonly #status = h('p', { class: 'notice', id: 'ex-status', role: 'status', hidden: true });
+  readonly #notes = h('p', { class: 'notice', id: 'ex-notes', part: 'notes', hidden: true });
   readonly #stats = h('div', { class: 'stats', id: 'ex-stats', 'aria-live': 'polite', part: 'statistics' });
   readonly #facts = h('dl', { class: 'facts about', id: 'facts' });
   readonly #insight = h('p', { class: 'insight', id: 'ex-insight', part: 'insight' });
@@ -135,6 +139,12 @@ export class View {
 
   constructor(private readonly hooks: ViewHooks) {
     this.#picker = new TokenPicker('tok', (row) => hooks.pickRow(row));
+    this.#tokensRow = h(
+      'div',
+      { class: 'tokens-row' },
+      this.#picker.element,
+      h('span', { class: 'field' }, h('label', { for: 'ex-row' }, 'Row'), this.#rowInput),
+    );
     this.#near = new Promise((resolve) => {
       const io = new IntersectionObserver(
         (entries) => {
@@ -218,14 +228,10 @@ export class View {
       this.#title,
       this.#intro,
       this.#equation,
-      h(
-        'div',
-        { class: 'tokens-row' },
-        this.#picker.element,
-        h('span', { class: 'field' }, h('label', { for: 'ex-row' }, 'Row'), this.#rowInput),
-      ),
+      this.#tokensRow,
       this.#rowMsg,
       this.#status,
+      this.#notes,
       this.#stats,
       this.#insight,
       this.#facts,
@@ -247,11 +253,16 @@ export class View {
     this.#status.hidden = !m.status;
     this.#status.textContent = m.status?.text ?? '';
     this.#status.classList.toggle('error', m.status?.kind === 'error');
+    this.#notes.hidden = !m.notes;
+    this.#notes.textContent = m.notes ?? '';
     this.#picker.render(m.rows, m.row, m.tokens, m.shape);
     if (this.#focused() !== this.#rowInput) this.#rowInput.value = String(m.row);
     this.#rowInput.max = String(Math.max(0, m.rows - 1));
     if (parseWhole(this.#rowInput.value) === m.row) this.#setRowMsg('');
-    if (m.problem) this.#facts.replaceChildren();
+    // Nothing is drawn from defaults as if it were the author's: not while the inputs have a
+    // problem, nor (empty token list, "waiting for weights") while there is nothing at all.
+    this.#tokensRow.hidden = !m.shape;
+    if (m.problem || (!m.shape && !m.weights)) this.#facts.replaceChildren();
     else this.#renderFacts(m);
     this.#renderControls(m);
     const ex = m.explanation;
