@@ -293,3 +293,27 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
     .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   expect(cells).toEqual(stats);
 });
+
+test('a download cut halfway resumes by a range request for the rest, and the model runs', async ({ page }) => {
+  await openTextCard(page);
+  const url = `${hub.origin}/cut${MODEL_PATH}`;
+  await page.locator('input[name="text-model"][value="url"]').check();
+  await page.locator('#text-url').fill(url);
+  hub.log.length = 0;
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
+  const half = TINY_GPT2.length >> 1;
+  expect(hub.log.filter((r) => r.path === `/cut${MODEL_PATH}`).map((r) => [r.method, r.range])).toEqual([
+    ['HEAD', null],
+    ['GET', null],
+    ['GET', `bytes=${half}-`],
+  ]);
+  expect((await shown(page)).tokens).toEqual(SENTENCE_TOKENS);
+  expect(await cacheHolds(page, url)).toBe(true);
+  const kept = await page.evaluate(
+    async (u) =>
+      Array.from(new Uint8Array(await (await (await caches.open('layernorm-wasm-models-v1')).match(u))!.arrayBuffer())),
+    url,
+  );
+  expect(kept).toEqual(Array.from(TINY_GPT2));
+});
