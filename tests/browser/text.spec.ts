@@ -7,6 +7,7 @@
  * visit reads the model from Cache Storage; a slow download can be cancelled; a 404, a bad file
  * and a bad text are said, and the card runs again after each.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, ready } from './fixtures';
 import * as ortWeb from 'onnxruntime-web';
 import { captureNorms, readOnnxModel } from '../../dist/onnx/index.js';
@@ -292,6 +293,11 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
     .locator('#text-depth-table tbody tr')
     .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   expect(cells).toEqual(stats);
+
+  // The card with everything drawn: nothing for axe-core to report.
+  await page.locator('#text-card details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  const { violations } = await new AxeBuilder({ page }).include('#text-card').analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
 
 test('a download cut halfway resumes by a range request for the rest, and the model runs', async ({ page }) => {
