@@ -7,6 +7,7 @@
  * visit reads the model from Cache Storage; a slow download can be cancelled; a 404, a bad file
  * and a bad text are said, and the card runs again after each.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, ready } from './fixtures';
 import * as ortWeb from 'onnxruntime-web';
 import { captureNorms, readOnnxModel } from '../../dist/onnx/index.js';
@@ -292,4 +293,33 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
     .locator('#text-depth-table tbody tr')
     .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   expect(cells).toEqual(stats);
+
+  // The card with everything drawn: nothing for axe-core to report.
+  await page.locator('#text-card details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  const { violations } = await new AxeBuilder({ page }).include('#text-card').analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
+
+test('a download cut halfway resumes by a range request for the rest, and the model runs', async ({ page }) => {
+  await openTextCard(page);
+  const url = `${hub.origin}/cut${MODEL_PATH}`;
+  await page.locator('input[name="text-model"][value="url"]').check();
+  await page.locator('#text-url').fill(url);
+  hub.log.length = 0;
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
+  const half = TINY_GPT2.length >> 1;
+  expect(hub.log.filter((r) => r.path === `/cut${MODEL_PATH}`).map((r) => [r.method, r.range])).toEqual([
+    ['HEAD', null],
+    ['GET', null],
+    ['GET', `bytes=${half}-`],
+  ]);
+  expect((await shown(page)).tokens).toEqual(SENTENCE_TOKENS);
+  expect(await cacheHolds(page, url)).toBe(true);
+  const kept = await page.evaluate(
+    async (u) =>
+      Array.from(new Uint8Array(await (await (await caches.open('layernorm-wasm-models-v1')).match(u))!.arrayBuffer())),
+    url,
+  );
+  expect(kept).toEqual(Array.from(TINY_GPT2));
 });

@@ -2,8 +2,8 @@
  * The Hugging Face Hub as the text card reads it, on 127.0.0.1: a tiny GPT-2 (tests/data/onnx's
  * 8-bit export, d = 16, a vocabulary of 64, a context of 32) and a byte-level BPE tokenizer.json at
  * the Hub's layout (/{repo}/resolve/main/…). The model's URL answers with a redirect to a CDN
- * path, as the Hub does for large files; /slow/<path> trickles the file at <path>; anything else is a
- * 404. Every
+ * path, as the Hub does for large files; /slow/<path> trickles the file at <path>, /cut/<path> closes
+ * the connection halfway unless asked for a range; anything else is a 404. Every
  * request is recorded, so a test can tell that a second visit downloaded nothing.
  */
 import { createServer, type Server } from 'node:http';
@@ -38,7 +38,7 @@ export const SENTENCE_IDS = [26, 30, 34, 36, 38, 31, 40, 27];
 export interface Hub {
   origin: string;
   /** Requests so far: method and path. */
-  log: { method: string; path: string }[];
+  log: { method: string; path: string; range: string | null }[];
   files: Map<string, Uint8Array | string>;
   /** Slow downloads the client went away from before their end. */
   cut: string[];
@@ -54,18 +54,19 @@ export async function startHub(): Promise<Hub> {
   const cut: string[] = [];
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    log.push({ method: req.method ?? 'GET', path });
+    log.push({ method: req.method ?? 'GET', path, range: req.headers.range ?? null });
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range');
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Headers', '*');
       return void res.writeHead(204).end();
     }
-    // /slow/<path>: the file at <path>, trickled.
+    // /slow/<path>: the file at <path>, trickled; /cut/<path>: the connection closes halfway, unless asked for a range.
     const slow = path.startsWith('/slow/');
-    const rest = slow ? path.slice(5) : path;
+    const cutShort = path.startsWith('/cut/');
+    const rest = slow || cutShort ? path.slice(path.indexOf('/', 1)) : path;
     // The Hub answers a large file's URL with a redirect to its CDN.
-    if (!slow && files.has(`/cdn${rest}`)) return void res.writeHead(302, { Location: `/cdn${rest}` }).end();
+    if (rest === path && files.has(`/cdn${rest}`)) return void res.writeHead(302, { Location: `/cdn${rest}` }).end();
     const body = files.get(rest) ?? files.get(`/cdn${rest}`);
     if (body === undefined) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Entry not found');
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
@@ -83,6 +84,9 @@ export async function startHub(): Promise<Hub> {
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return void res.end();
+    // Half the body, then (once the client has had time to read it) the connection drops.
+    if (cutShort)
+      return void res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 300));
     if (!slow) return void res.end(bytes);
     // 1 KB every 100 ms: a download long enough to watch and to cancel.
     let at = 0;

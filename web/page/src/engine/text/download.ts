@@ -2,7 +2,8 @@
  * A model or tokenizer file fetched whole, once: kept in the browser's Cache Storage under its URL,
  * so a second visit reads it from there and downloads nothing. The size is asked first (a HEAD,
  * redirects followed as the Hub's CDN needs), so the page can say it before the first byte; the
- * body then streams with progress, and a cancel aborts it and keeps nothing.
+ * body then streams with progress (a cut connection resumes by a range request for the rest), and
+ * a cancel aborts it and keeps nothing.
  */
 
 /** A file the page could not download, with the HTTP status or network failure that stopped it. */
@@ -84,36 +85,44 @@ export async function download(url: string, what: string, signal: AbortSignal, o
   }
   const announced = await sizeOf(url, signal, what);
   onBytes(0, announced);
-  const res = await request(url, { signal }, what);
+  let res = await request(url, { signal }, what);
   const total = lengthOf(res) || announced;
   const chunks: Uint8Array[] = [];
   let done = 0;
   let told = 0;
-  const reader = res.body!.getReader();
-  try {
-    for (;;) {
-      const { done: end, value } = await reader.read();
-      if (end) break;
-      chunks.push(value);
-      done += value.length;
-      // About 200 reports over the file (every 64 KB when its size is unknown), at least 1 KB apart.
-      if (done - told >= Math.max(1024, total ? total / 200 : 65536)) {
-        told = done;
-        onBytes(done, total);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        chunks.push(value);
+        done += value.length;
+        // About 200 reports over the file (every 64 KB when its size is unknown), at least 1 KB apart.
+        if (done - told >= Math.max(1024, total ? total / 200 : 65536)) {
+          told = done;
+          onBytes(done, total);
+        }
+      }
+      if (!total || done === total) break;
+      throw new Error(`the body ended after ${done} of ${total} bytes`);
+    } catch (e) {
+      if (signal.aborted) throw signal.reason;
+      if (attempt === 3 || !total) {
+        throw new DownloadError(
+          `The download of ${what} from ${url} stopped after ${done} of ${total || 'an unknown number of'} bytes (${(e as Error).message}). Try again.`,
+          true,
+        );
       }
     }
-  } catch (e) {
-    if (signal.aborted) throw signal.reason;
-    throw new DownloadError(
-      `The download of ${what} from ${url} stopped after ${done} of ${total || 'an unknown number of'} bytes (${(e as Error).message}). Try again.`,
-      true,
-    );
-  }
-  if (total && done !== total) {
-    throw new DownloadError(
-      `The download of ${what} from ${url} ended after ${done} of its ${total} bytes: the connection was cut. Try again.`,
-      true,
-    );
+    // A cut connection: the rest by a range request, or the whole file again where the server
+    // answers a range with the whole file.
+    res = await request(url, { signal, headers: { Range: `bytes=${done}-` } }, what);
+    const resumed = res.status === 206 && res.headers.get('Content-Range')?.startsWith(`bytes ${done}-`);
+    if (!resumed) {
+      chunks.length = 0;
+      done = 0;
+    }
   }
   const bytes = new Uint8Array(done);
   let at = 0;
