@@ -294,6 +294,11 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
     .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   expect(cells).toEqual(stats);
 
+  // Another norm: its own lab, without the PyTorch file of ln_f.
+  await page.locator('#text-norm').selectOption('0');
+  await expect(table.locator('thead th')).toHaveText(['token', 'this package', 'onnxruntime-web']);
+  await expect(page.locator('#text-torch')).toHaveValue('');
+
   // The card with everything drawn: nothing for axe-core to report.
   await page.locator('#text-card details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
   const { violations } = await new AxeBuilder({ page }).include('#text-card').analyze();
