@@ -328,3 +328,16 @@ test('a download cut halfway resumes by a range request for the rest, and the mo
   );
   expect(kept).toEqual(Array.from(TINY_GPT2));
 });
+
+test('on a phone, the card with a run fits the width', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openTextCard(page);
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
+  await expect(page.locator('#text-lab tbody tr')).toHaveCount(8);
+  await page.locator('#text-card').screenshot({ path: 'test-results/screenshots/text-card-phone.png' });
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBe(0);
+});
