@@ -294,6 +294,11 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
     .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   expect(cells).toEqual(stats);
 
+  // Another norm: its own lab, without the PyTorch file of ln_f.
+  await page.locator('#text-norm').selectOption('0');
+  await expect(table.locator('thead th')).toHaveText(['token', 'this package', 'onnxruntime-web']);
+  await expect(page.locator('#text-torch')).toHaveValue('');
+
   // The card with everything drawn: nothing for axe-core to report.
   await page.locator('#text-card details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
   const { violations } = await new AxeBuilder({ page }).include('#text-card').analyze();
@@ -322,4 +327,17 @@ test('a download cut halfway resumes by a range request for the rest, and the mo
     url,
   );
   expect(kept).toEqual(Array.from(TINY_GPT2));
+});
+
+test('on a phone, the card with a run fits the width', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openTextCard(page);
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
+  await expect(page.locator('#text-lab tbody tr')).toHaveCount(8);
+  await page.locator('#text-card').screenshot({ path: 'test-results/screenshots/text-card-phone.png' });
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBe(0);
 });

@@ -38,9 +38,12 @@ async function theLab(): Promise<{
   return { lab: labInstance, openExpected: m.openExpected };
 }
 /** The text card's model runs, with onnxruntime-web: loaded with the first run the reader asks for. */
-let textModules: Promise<[typeof import('./text/run'), typeof import('./text/lab')]> | null = null;
-const text = () => (textModules ??= Promise.all([import('./text/run'), import('./text/lab')]));
+let textModule: Promise<typeof import('./text/index')> | null = null;
 const textKit = { explainRow, normalize, reference, ulp32 };
+const textOp =
+  <K extends 'textRun' | 'textStages' | 'textLab'>(op: K): Handler<K> =>
+  async (args, job) =>
+    (await (textModule ??= import('./text/index')))[op](textKit, await rt(), args as never, job) as never;
 const jobs = new Map<number, Job>();
 const aborts = new Map<number, AbortController>();
 
@@ -247,17 +250,9 @@ const handlers: { [K in Operation]: Handler<K> } = {
     return { runs, wasmMs: median(tw), jsMs: median(tj), values: x.length };
   },
 
-  async textRun(args, job) {
-    return (await text())[0].runText(args, job);
-  },
-
-  async textStages(args) {
-    return (await text())[0].explainText(textKit, await rt(), args);
-  },
-
-  async textLab(args) {
-    return (await text())[1].checkText(textKit, await rt(), args);
-  },
+  textRun: textOp('textRun'),
+  textStages: textOp('textStages'),
+  textLab: textOp('textLab'),
 };
 
 /** Nested arrays in the input's shape. JSON has no NaN or ±Inf: those become null (the page says so). */

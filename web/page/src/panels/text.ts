@@ -63,6 +63,8 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
     const r = run;
     const norm = Number(picker.value);
     const n = r.norms[norm]!;
+    // A PyTorch output is of one norm on one text: another norm or run starts without it.
+    torchInput.value = '';
     const explainer = theExplainer();
     const weights: ExplainerWeights = { gamma: n.gamma, beta: n.beta, eps: n.eps, norm: n.norm };
     explainer.weights = weights;
