@@ -1,5 +1,5 @@
 // layernorm-wasm/worker in Node: every array of a call laid out at random in one SharedArrayBuffer
-// (x, out, the residual, sumOut, γ, β and the bias; apart, in place, or overlapping by any number
+// (x, out, the residual, sumOut, γ, β, the bias, mean and rstd; apart, in place, or overlapping by any number
 // of floats). A call the worker cuts into slices (onProgress) must leave the buffer and return
 // exactly what the main thread does with the same layout, or throw the same error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ const N = ROWS * D;
 const FLOATS = 3 * N; // the shared buffer holds three row arrays' worth
 const TRIALS = 32;
 
-type Name = 'x' | 'out' | 'residual' | 'sumOut' | 'gamma' | 'beta' | 'bias';
+type Name = 'x' | 'out' | 'residual' | 'sumOut' | 'gamma' | 'beta' | 'bias' | 'mean' | 'rstd';
 type Layout = { norm: 'layerNorm' | 'rmsNorm'; at: Partial<Record<Name, number>>; initial: Float32Array };
 
 /** A random layout: each array at a random float offset, some in place of another, some left out. */
@@ -42,6 +42,10 @@ function layout(rand: () => number): Layout {
   const norm = rand() < 0.5 ? 'layerNorm' : 'rmsNorm';
   // γ, β and the bias: inside any row array, or anywhere in the buffer.
   for (const name of ['gamma', ...(norm === 'layerNorm' ? ['beta'] : [])] as const) if (rand() < 0.8) put(name, D);
+  // The per-row statistics, float64 (8-byte aligned): anywhere, over floats of the other arrays too.
+  for (const name of [...(norm === 'layerNorm' ? ['mean'] : []), 'rstd'] as const) {
+    if (rand() < 0.3) at[name] = 2 * Math.floor((rand() * (FLOATS - 2 * ROWS)) / 2);
+  }
   return { norm, at, initial: gaussian(rand, FLOATS, 0, 2) };
 }
 
@@ -49,9 +53,10 @@ function layout(rand: () => number): Layout {
 function arrays(l: Layout) {
   const shared = new Float32Array(new SharedArrayBuffer(4 * FLOATS));
   shared.set(l.initial);
-  const options: Record<string, Float32Array> = {};
+  const options: Record<string, Float32Array | Float64Array> = {};
   for (const [name, at] of Object.entries(l.at)) {
-    if (name !== 'x') options[name] = shared.subarray(at, at + (['gamma', 'beta', 'bias'].includes(name) ? D : N));
+    if (name === 'mean' || name === 'rstd') options[name] = new Float64Array(shared.buffer, 4 * at, ROWS);
+    else if (name !== 'x') options[name] = shared.subarray(at, at + (['gamma', 'beta', 'bias'].includes(name) ? D : N));
   }
   return { shared, x: shared.subarray(l.at.x!, l.at.x! + N), options };
 }
