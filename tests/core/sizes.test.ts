@@ -234,7 +234,7 @@ describe('real rows and widths that fit: 2^26 and 2^28 rows, rows of 2^26 and 2^
   /** Rows [from, to) of a 16-bit tensor's view, copied. */
   const rowsOf = (t: Tensor, d: number, from: number, to: number) => (t.view as Uint16Array).slice(from * d, to * d);
 
-  it('rmsNorm over 2^26 rows of d = 1 and layerNorm over 2^26 rows of d = 4, float16 views in place: each row as alone', () => {
+  it('rmsNorm over 2^26 rows of d = 1, layerNorm and a resident LayerNorm’s forward over 2^26 rows of d = 4, float16 views in place: each row as alone', () => {
     const canary = filled(1, 4096, 'float32');
     for (const [fn, d] of [
       ['rmsNorm', 1],
@@ -251,6 +251,19 @@ describe('real rows and widths that fit: 2^26 and 2^28 rows, rows of 2^26 and 2^
       expect(bitDifference(rowsOf(t, d, rows - 1000, rows), tail), fn).toBeNull();
       t.dispose();
     }
+    // A resident LayerNorm's forward over the same 2^26 rows of d = 4, in place.
+    const rows = 2 ** 26;
+    const t = filled(rows, 4, 'float16');
+    const options = { dtype: 'float16' as const, eps: 1e-3, gamma: Float32Array.of(1, -1, 2, 0.5) };
+    const head = rt.layerNorm(rowsOf(t, 4, 0, 1000), 4, options);
+    const tail = rt.layerNorm(rowsOf(t, 4, rows - 1000, rows), 4, options);
+    const ln = rt.createLayerNorm(4, options);
+    const v = t.view as Uint16Array;
+    expect(ln.forward(v, v)).toBe(v);
+    expect(bitDifference(rowsOf(t, 4, 0, 1000), head)).toBeNull();
+    expect(bitDifference(rowsOf(t, 4, rows - 1000, rows), tail)).toBeNull();
+    ln.dispose();
+    t.dispose();
     expect(firstChanged(canary)).toBe(-1);
     canary.dispose();
   });
