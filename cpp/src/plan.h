@@ -23,8 +23,7 @@
 //   then within a few units of 2^-24 of its own size for every element, however close to the
 //   mean: an element other than mu_hi is at least a quarter of mu_hi's float32 spacing from the
 //   mean, where |mu_lo| is at most that, and the element equal to mu_hi gets -mu_lo, itself
-//   rounded once. A mean below 2^-96 (but not 0) leaves mu_lo among float32's subnormals, whose
-//   fixed spacing is not small next to a quarter of mu_hi's: such rows take the wide path.
+//   rounded once. A row whose mu_lo would be a float32 subnormal takes the wide path (PlanRow).
 //   web/docs/numerics.md follows every rounding to the bound.
 // * The common ("fast") row is normalized in float32 as ((x - mu_hi) - mu_lo) * rstd, then the
 //   gain and the bias (RMSNorm: x * rstd, then the gain).
@@ -64,8 +63,6 @@ constexpr double kMaxFastRstd = 0x1p+60;
 // Largest ratio of the mean square to the variance, times the sums' error growth, for which the
 // unshifted sums are used (the variance is then within 2^-30 of itself).
 constexpr double kMaxUnshiftedCancellation = 0x1p23;
-// Below this magnitude a nonzero mean's mu_lo would be a float32 subnormal (see above).
-constexpr double kMinFastMean = 0x1p-96;
 
 inline Moments NonFiniteMoments() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -180,12 +177,19 @@ LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma
   RowPlan p{};
   p.params.gamma = gamma;
   p.params.beta = beta;
+  // mu_hi rounds K + m; K - mu_hi is exact (two floats, K the float32 nearest the first pass's
+  // mean on a shifted row) and (K - mu_hi) + m + m_lo is within 2^-52 of the rest of the mean, so
+  // mu_lo is that rest rounded once to float32 (give or take 2^-52 of itself) where it is a normal
+  // float32 or 0.
+  const float mu_hi = static_cast<float>(s.shift + s.mean_shift);
+  const double rest = ((s.shift - static_cast<double>(mu_hi)) + s.mean_shift) + s.mean_lo;
   // A bias without a gain (LayerNorm(x, beta), which no model has) takes the wide path too: its
-  // own fast loop cost 1.5 kB of module, against the page's 250 KB first load. So does a mean
-  // too small for mu_lo to be a normal float32 (kMinFastMean).
-  const double mean = s.shift + s.mean_shift;
-  const bool tiny_mean = mean != 0.0 && std::fabs(mean) < kMinFastMean;
-  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain || (!gamma && beta) || tiny_mean);
+  // own fast loop cost 1.5 kB of module, against the page's 250 KB first load. So does a rest of
+  // the mean below float32's normal range, whose rounding (2^-150) is not small next to the
+  // element equal to mu_hi, rest away from the mean (a mean below 2^-102, or a row spanning 2^26
+  // binades between its smallest spacing and its spread, summed exactly).
+  const bool subnormal_rest = rest != 0.0 && std::fabs(rest) < 0x1p-126;
+  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain || (!gamma && beta) || subnormal_rest);
   if (p.mode == RowMode::kNonFinite) return p;
   // rstd is +inf only where every centered value is 0 (a constant row, or RMSNorm's zero row,
   // with eps == 0): 0 there makes the output beta (RMSNorm: 0) instead of 0 * inf.
@@ -193,12 +197,8 @@ LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma
   p.params.shift = s.shift;
   p.params.mean_shift = s.mean_shift;
   p.params.mean_lo = s.mean_lo;
-  // mu_hi rounds K + m; K - mu_hi is exact (two floats, K the float32 nearest the first pass's
-  // mean on a shifted row) and (K - mu_hi) + m is within 2^-53 of mu_lo's size, so mu_lo is the
-  // rest of the mean rounded once to float32, give or take 2^-52 of itself.
-  p.params.mu_hi = static_cast<float>(mean);
-  p.params.mu_lo = static_cast<float>(
-      ((s.shift - static_cast<double>(p.params.mu_hi)) + s.mean_shift) + s.mean_lo);
+  p.params.mu_hi = mu_hi;
+  p.params.mu_lo = static_cast<float>(rest);
   p.params.rstd32 = static_cast<float>(s.rstd);
   return p;
 }

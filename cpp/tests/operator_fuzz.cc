@@ -33,9 +33,9 @@
 //   * Stages() reproduces each output row, its statistics and its sum (any NaN matching any NaN
 //     in output and sum: payloads are not part of the contract);
 //   * a row of h (or x) holding NaN/Inf comes out as the type's quiet NaN; otherwise, where the
-//     float64 reference is finite, the output is finite and: float32 within the contract's 6
+//     float64 reference is finite, the output is finite and: float32 within the contract's 6.5
 //     scaled ULP of it; 16-bit equal to the float32 path's output rounded to the type, the
-//     float32 path within 6 scaled ULP, and the output within 1 spacing of the type of the
+//     float32 path within 6.5 scaled ULP, and the output within 1 spacing of the type of the
 //     reference rounded.
 // gamma, beta and bias are kept finite with |v| <= 1e3 unless bit 5 of byte 0 is set, so the
 // affine step cannot overflow legitimately; with bit 5 only the bit-identity and status checks
