@@ -17,6 +17,7 @@ import { checkActivations, checkEngine, checkIndex, checkWeights } from './input
 import { stylesheet } from './styles.js';
 import type {
   ExplainerActivations,
+  ExplainerActivationsInput,
   ExplainerEngine,
   ExplainerRuntime,
   ExplainerScale,
@@ -24,6 +25,7 @@ import type {
   ExplainerTheme,
   ExplainerView,
   ExplainerWeights,
+  ExplainerWeightsInput,
   Explanation,
   RowChangeDetail,
   ViewChangeDetail,
@@ -161,7 +163,7 @@ export class LayerNormExplainer extends Base {
   get weights(): ExplainerWeights | null {
     return this.#weights;
   }
-  set weights(value: ExplainerWeights | null) {
+  set weights(value: ExplainerWeightsInput | null) {
     this.#accept('weights', () => (this.#weights = checkWeights(value)));
     // A src still loading would overwrite these when it arrives: the newer choice wins.
     this.#srcLoad?.abort();
@@ -174,7 +176,7 @@ export class LayerNormExplainer extends Base {
   get activations(): ExplainerActivations | null {
     return this.#activations;
   }
-  set activations(value: ExplainerActivations | null) {
+  set activations(value: ExplainerActivationsInput | null) {
     this.#accept('activations', () => (this.#activations = checkActivations(value)));
   }
 
@@ -356,9 +358,15 @@ export class LayerNormExplainer extends Base {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.#refused.set(name, message);
-      this.#emit('error', { message, error: e });
+      this.#error(message, e);
     }
     this.#invalidate();
+  }
+
+  /** An ErrorEvent carrying `{ message, error }` as its detail too (types.ts: ExplainerErrorEvent). */
+  #error(message: string, error: unknown): void {
+    const e = new ErrorEvent('error', { message, error, bubbles: true, composed: true });
+    this.dispatchEvent(Object.assign(e, { detail: { message, error } }));
   }
 
   #emit<T>(type: string, detail: T): void {
@@ -450,7 +458,7 @@ export class LayerNormExplainer extends Base {
 
   #fail(text: string, error: unknown): void {
     this.#status = { kind: 'error', text };
-    this.#emit('error', { message: text, error });
+    this.#error(text, error);
     this.#invalidate();
   }
 
@@ -483,7 +491,7 @@ export class LayerNormExplainer extends Base {
     // A width mismatch or a missing row is an error too (a refused property has fired its own).
     if (problem !== this.#reported) {
       this.#reported = problem;
-      if (problem && !this.#refused.size) this.#emit('error', { message: problem, error: null });
+      if (problem && !this.#refused.size) this.#error(problem, null);
     }
     const source = this.#source();
     if (this.#visible && this.#pendingMarkup) {
