@@ -10,13 +10,14 @@
  * what it draws is in view.ts and the views beside it.
  */
 import { RULES, oneOf } from '../rules.js';
-import { readAttribute, SCALES, THEMES, VIEWS } from './attributes.js';
+import { readAttribute, SCALES, takeUpEarlyProperties, THEMES, VIEWS } from './attributes.js';
 import { explainRow, formOf, strongestWindow, widthOf } from './compute.js';
 import { defaultRuntime, loadWeights, markup } from './sources.js';
 import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
 import { stylesheet } from './styles.js';
 import type {
   ExplainerActivations,
+  ExplainerActivationsInput,
   ExplainerEngine,
   ExplainerRuntime,
   ExplainerScale,
@@ -24,6 +25,7 @@ import type {
   ExplainerTheme,
   ExplainerView,
   ExplainerWeights,
+  ExplainerWeightsInput,
   Explanation,
   RowChangeDetail,
   ViewChangeDetail,
@@ -31,8 +33,9 @@ import type {
 import { View, WINDOW, type ViewModel } from './view.js';
 
 const DEFAULT_EPS = 1e-5;
-/** The properties an author may set before the element is defined. */
-const UPGRADED = ['weights', 'activations', 'row', 'view', 'start', 'zoom', 'scale', 'runtime', 'engine'];
+const JSON_CHILD = ':scope > script[type="application/json"]';
+/** How long an element stays empty before it says what to set. */
+const GUIDE_DELAY_MS = 2000;
 
 /** In Node (server rendering) there is no HTMLElement: the class exists, and is never constructed. */
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
@@ -115,14 +118,7 @@ export class LayerNormExplainer extends Base {
   }
 
   connectedCallback(): void {
-    // Properties set before the element was defined are own properties of the plain element that
-    // stood in for it: taken up through the setters (and so checked) now.
-    for (const name of UPGRADED) {
-      if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
-      const value = (this as Record<string, unknown>)[name];
-      delete (this as Record<string, unknown>)[name];
-      (this as Record<string, unknown>)[name] = value;
-    }
+    takeUpEarlyProperties(this);
     if (!this.#activations && !this.#engine && !this.#markupLoad) this.#loadMarkup();
     if (this.#observer || this.#visible) return;
     const io = new IntersectionObserver(
@@ -151,15 +147,13 @@ export class LayerNormExplainer extends Base {
     if (name === 'src') this.#loadSrc(value);
     else if (name === 'activations-src' || name === 'tokens-src') this.#loadMarkup();
     const read = readAttribute(name, value);
-    if (read) {
-      const { row, view, scale, start, zoom } = read.patch;
-      if (row !== undefined) this.#row = row;
-      if (view !== undefined) this.#viewMode = view;
-      if (scale !== undefined) this.#scale = scale;
-      if (start !== undefined) this.#start = start;
-      if (zoom !== undefined) this.#zoom = zoom;
-      if (read.note) this.#attrProblems.set(name, read.note);
-    }
+    const v = read.value as never;
+    if (name === 'row') this.#row = v;
+    else if (name === 'view') this.#viewMode = v;
+    else if (name === 'scale') this.#scale = v;
+    else if (name === 'start') this.#start = v;
+    else if (name === 'zoom') this.#zoom = v;
+    if (read.note) this.#attrProblems.set(name, read.note);
     this.#invalidate();
   }
 
@@ -169,7 +163,7 @@ export class LayerNormExplainer extends Base {
   get weights(): ExplainerWeights | null {
     return this.#weights;
   }
-  set weights(value: ExplainerWeights | null) {
+  set weights(value: ExplainerWeightsInput | null) {
     this.#accept('weights', () => (this.#weights = checkWeights(value)));
     // A src still loading would overwrite these when it arrives: the newer choice wins.
     this.#srcLoad?.abort();
@@ -182,7 +176,7 @@ export class LayerNormExplainer extends Base {
   get activations(): ExplainerActivations | null {
     return this.#activations;
   }
-  set activations(value: ExplainerActivations | null) {
+  set activations(value: ExplainerActivationsInput | null) {
     this.#accept('activations', () => (this.#activations = checkActivations(value)));
   }
 
@@ -364,9 +358,15 @@ export class LayerNormExplainer extends Base {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.#refused.set(name, message);
-      this.#emit('error', { message, error: e });
+      this.#error(message, e);
     }
     this.#invalidate();
+  }
+
+  /** An ErrorEvent carrying `{ message, error }` as its detail too (types.ts: ExplainerErrorEvent). */
+  #error(message: string, error: unknown): void {
+    const e = new ErrorEvent('error', { message, error, bubbles: true, composed: true });
+    this.dispatchEvent(Object.assign(e, { detail: { message, error } }));
   }
 
   #emit<T>(type: string, detail: T): void {
@@ -416,29 +416,20 @@ export class LayerNormExplainer extends Base {
   #loadMarkup(): void {
     this.#markupLoad?.abort();
     this.#markupLoad = null;
-    const src = this.getAttribute('activations-src');
-    const script = this.querySelector(':scope > script[type="application/json"]');
     this.#pendingMarkup = null;
-    if (!src && !script) return;
+    if (!this.hasAttribute('activations-src') && !this.querySelector(JSON_CHILD)) return;
     const controller = new AbortController();
     this.#markupLoad = controller;
-    const tokensSrc = this.getAttribute('tokens-src');
+    // markup-inputs.ts reads them and sets `weights` and `activations` (unless given up by then).
     this.#pendingMarkup = () =>
       markup()
-        .then((m) => m.readInputs(src, tokensSrc, script?.textContent ?? '', controller.signal))
-        .then(
-          (inputs) => {
-            if (this.#markupLoad !== controller) return;
-            this.#markupLoad = null;
-            if (inputs.weights) this.weights = inputs.weights;
-            this.activations = inputs.activations;
-          },
-          (e: Error) => {
-            if (this.#markupLoad !== controller) return;
-            this.#markupLoad = null;
-            this.#fail(e.message, e.cause);
-          },
-        );
+        .then((m) => m.loadInto(this, controller.signal))
+        .then((failure) => {
+          if (this.#markupLoad !== controller) return;
+          this.#markupLoad = null;
+          if (failure) this.#fail(failure.message, failure.cause);
+          else this.#invalidate();
+        });
     this.#invalidate();
   }
 
@@ -450,11 +441,16 @@ export class LayerNormExplainer extends Base {
       if (this.#status?.kind === 'info') this.#status = null;
     } else if (!this.#guiding && !this.#status && !this.#refused.size && empty()) {
       this.#guiding = true;
-      void markup().then(({ EMPTY_GUIDE }) => {
-        if (!this.#guiding || this.#status) return;
-        this.#status = { kind: 'info', text: EMPTY_GUIDE };
-        this.#invalidate();
-      });
+      // A host that hands its data over a moment later (after its worker starts, say) never
+      // shows the guide, nor loads it.
+      setTimeout(() => {
+        if (!this.#guiding || !empty()) return;
+        void markup().then(({ EMPTY_GUIDE }) => {
+          if (!this.#guiding || this.#status) return;
+          this.#status = { kind: 'info', text: EMPTY_GUIDE };
+          this.#invalidate();
+        });
+      }, GUIDE_DELAY_MS);
     }
   }
   /** A first result (or failure) has been drawn since the element became visible. */
@@ -462,7 +458,7 @@ export class LayerNormExplainer extends Base {
 
   #fail(text: string, error: unknown): void {
     this.#status = { kind: 'error', text };
-    this.#emit('error', { message: text, error });
+    this.#error(text, error);
     this.#invalidate();
   }
 
@@ -495,7 +491,7 @@ export class LayerNormExplainer extends Base {
     // A width mismatch or a missing row is an error too (a refused property has fired its own).
     if (problem !== this.#reported) {
       this.#reported = problem;
-      if (problem && !this.#refused.size) this.#emit('error', { message: problem, error: null });
+      if (problem && !this.#refused.size) this.#error(problem, null);
     }
     const source = this.#source();
     if (this.#visible && this.#pendingMarkup) {

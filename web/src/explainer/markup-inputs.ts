@@ -108,20 +108,26 @@ async function fromUrls(src: string, tokensSrc: string | null, signal: AbortSign
 }
 
 /**
- * The inputs written in HTML: `activations-src` (with `tokens-src`), else the inline script's
- * text. A failure rejects with the sentence to show (the error itself as its `cause`).
+ * Reads the inputs written on `el` (`activations-src` with `tokens-src`, else its inline JSON
+ * child) and sets its `weights` and `activations`, unless `signal` is aborted first. A failure
+ * resolves to an Error with the sentence to show (the error itself as its `cause`).
  */
-export async function readInputs(
-  src: string | null,
-  tokensSrc: string | null,
-  script: string,
+export async function loadInto(
+  el: HTMLElement & { weights: ExplainerWeights | null; activations: ExplainerActivations | null },
   signal: AbortSignal,
-): Promise<MarkupInputs> {
+): Promise<Error | null> {
+  const src = el.getAttribute('activations-src');
   try {
-    return src ? await fromUrls(src, tokensSrc, signal) : fromScript(script);
+    const inputs = src
+      ? await fromUrls(src, el.getAttribute('tokens-src'), signal)
+      : fromScript(el.querySelector(':scope > script[type="application/json"]')?.textContent ?? '');
+    if (signal.aborted) return null;
+    if (inputs.weights) el.weights = inputs.weights;
+    el.activations = inputs.activations;
+    return null;
   } catch (e) {
     const what = src ? `the activations from ${src}` : 'the inline <script type="application/json">';
-    throw new Error(`Could not read ${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    return new Error(`Could not read ${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 
