@@ -134,6 +134,26 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   await expect(page.locator('#text-summary')).toContainText('nothing downloaded', { timeout: 30_000 });
   expect(hub.log).toEqual([]);
   expect((await shown(page)).input).toEqual(rowOf(4, 7));
+
+  // A shorter text with the same model, then the longer one again: the explainer on each run's
+  // last token, and no error from the element on the way.
+  await page.locator('#text-explainer').evaluate((el) => {
+    const w = window as unknown as { explainerErrors: string[] };
+    w.explainerErrors = [];
+    el.addEventListener('error', (e) => w.explainerErrors.push((e as CustomEvent<{ message: string }>).detail.message));
+  });
+  await runText(page, 'the mat.');
+  await expect(page.locator('#text-summary')).toContainText('4 tokens');
+  const ids = [20, 30, 40, 27]; // t, he, " mat", "."
+  const again = await captureNorms(ortWeb, await readOnnxModel(TINY_GPT2), ids);
+  await expect.poll(async () => (await shown(page)).row).toBe(3);
+  view = await shown(page);
+  expect(view.tokens).toEqual(['t', 'he', ' mat', '.']);
+  expect(view.input).toEqual(Array.from(again.norms[4]!.input.data.subarray(3 * 16, 4 * 16)));
+  await runText(page, SENTENCE);
+  await expect(page.locator('#text-summary')).toContainText('8 tokens');
+  await expect.poll(async () => (await shown(page)).input).toEqual(rowOf(4, 7));
+  expect(await page.evaluate(() => (window as unknown as { explainerErrors: string[] }).explainerErrors)).toEqual([]);
 });
 
 const cacheHolds = (page: Page, url: string) =>
