@@ -328,8 +328,9 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
 test('a download cut halfway resumes by a range request for the rest, and the model runs', async ({ page }) => {
   await openTextCard(page);
   const url = `${hub.origin}/cut${MODEL_PATH}`;
-  await page.locator('input[name="text-model"][value="url"]').check();
+  // Typing the URL chooses it as the source.
   await page.locator('#text-url').fill(url);
+  await expect(page.locator('input[name="text-model"][value="url"]')).toBeChecked();
   hub.log.length = 0;
   await runText(page, SENTENCE);
   await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });

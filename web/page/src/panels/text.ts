@@ -157,6 +157,13 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
     }
   });
   cancelButton.addEventListener('click', () => running?.cancel());
+  // Typing a URL or picking a file chooses that source.
+  const choose = (value: string) => () => {
+    const radio = root.querySelector<HTMLInputElement>(`input[name="text-model"][value="${value}"]`);
+    if (radio) radio.checked = true;
+  };
+  $('text-url').addEventListener('input', choose('url'));
+  $('text-file').addEventListener('change', choose('file'));
   picker.addEventListener('change', () => showNorm());
   torchInput.addEventListener('change', () => void runLab());
 }
