@@ -86,7 +86,7 @@ export async function startHub(): Promise<Hub> {
     if (req.method === 'HEAD') return void res.end();
     // Half the body, then (once the client has had time to read it) the connection drops.
     if (cutShort)
-      return void res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 300));
+      return void res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 1000));
     if (!slow) return void res.end(bytes);
     // 1 KB every 100 ms: a download long enough to watch and to cancel.
     let at = 0;

@@ -58,7 +58,8 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
     return { kind: 'hub' };
   };
 
-  const showNorm = () => {
+  /** The picked norm in the explainer, the chart and the lab; `row`: a new run's token to open on. */
+  const showNorm = (row?: number) => {
     if (!run) return;
     const r = run;
     const norm = Number(picker.value);
@@ -74,6 +75,8 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
       explain: (req) =>
         engine.call('textStages', { runId: r.runId, norm, row: req.row, weights: req.weights, eps: req.eps }),
     };
+    // After the engine, so that the row is one of the new run's.
+    if (row !== undefined) explainer.row = row;
     drawDepth();
     void runLab();
   };
@@ -145,8 +148,7 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
       );
       picker.value = String(finalNorm(r.norms.map((n) => n.name)));
       result.hidden = false;
-      theExplainer().row = r.tokens.length - 1;
-      showNorm();
+      showNorm(r.tokens.length - 1);
     } catch (e) {
       finish();
       // The client's Cancelled, by name: importing the class would share its module with the first load.
@@ -155,6 +157,13 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
     }
   });
   cancelButton.addEventListener('click', () => running?.cancel());
-  picker.addEventListener('change', showNorm);
+  // Typing a URL or picking a file chooses that source.
+  const choose = (value: string) => () => {
+    const radio = root.querySelector<HTMLInputElement>(`input[name="text-model"][value="${value}"]`);
+    if (radio) radio.checked = true;
+  };
+  $('text-url').addEventListener('input', choose('url'));
+  $('text-file').addEventListener('change', choose('file'));
+  picker.addEventListener('change', () => showNorm());
   torchInput.addEventListener('change', () => void runLab());
 }
