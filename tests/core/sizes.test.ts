@@ -332,3 +332,19 @@ describe('real rows and widths that fit: 2^26 and 2^28 rows, rows of 2^26 and 2^
     hog.dispose();
   });
 });
+
+describe('the heap never passes malloc a size it would read modulo 2^32', () => {
+  it('a size past 2 GiB is the RangeError of row 45; a fractional or negative one a defect, before malloc', () => {
+    // White-box: the runtime's heap, which every allocation of the façade goes through.
+    const heap = (rt as unknown as { heap: { allocate(bytes: number, what: string): number } }).heap;
+    const before = rt.heapInUse();
+    expect(() => heap.allocate(2 ** 32 + 8, 'a block')).toThrow(
+      new RangeError('a block needs 4.00 GiB of wasm memory, more than the module can ever hold (2.00 GiB)'),
+    );
+    for (const bytes of [1.5, -8, NaN]) expect(thrown(() => heap.allocate(bytes, 'a block')).constructor).toBe(Error);
+    expect(thrown(() => heap.allocate(-8, 'a block')).message).toBe(
+      'a block: a size of -8 bytes, which is not a whole number of bytes: a defect',
+    );
+    expect(rt.heapInUse()).toBe(before);
+  });
+});

@@ -47,13 +47,13 @@ export class Heap {
   }
 
   #malloc(bytes: number, what: string): number {
-    if (!(bytes <= MAX_WASM_BYTES)) {
+    if (bytes > MAX_WASM_BYTES) {
       throw new RangeError(
         `${what} needs ${formatBytes(bytes)} of wasm memory, more than the module can ever hold (${formatBytes(MAX_WASM_BYTES)})`,
       );
     }
-    // A size that is not a whole number of bytes is a façade defect (a wrapped or fractional
-    // computation), never passed on to malloc, whose size_t would read it modulo 2^32.
+    // A size that is not a whole number of bytes (NaN, fractional, negative) is a façade defect, a
+    // wrapped or mistaken computation, never passed on to malloc, whose size_t reads it modulo 2^32.
     if (!Number.isSafeInteger(bytes) || bytes < 0) {
       throw new Error(`${what}: a size of ${bytes} bytes, which is not a whole number of bytes: a defect`);
     }

@@ -252,10 +252,11 @@ async function inSlices(
 }
 
 /**
- * The per-feature arrays (gain, bias, residual bias) that share memory with an array the call
- * writes (`arrays`: x and every row-wise array; an input in `arrays` shares nothing it is not
- * allowed to), copied as they are before the first slice: the whole call reads them once, before
- * it writes anything, and slice k + 1 must not read what slice k wrote into them.
+ * The per-feature arrays (gain, bias, residual bias) that share memory with the call's row arrays
+ * (`arrays`: x, out, the residual, sumOut, mean, rstd), copied as they are before the first slice:
+ * the whole call reads them once, before it writes anything, and slice k + 1 must not read what
+ * slice k wrote into them. (One that shares memory only with an input is copied too: d floats,
+ * and the same values.)
  */
 function featuresReadOnce(options: Record<string, unknown>, arrays: unknown[]): Record<string, unknown> {
   const views = arrays.filter((a): a is ArrayBufferView => ArrayBuffer.isView(a));
