@@ -212,7 +212,7 @@ Status detail::StagesValidated(const NormCall& c, RowStats* stats, const RowStag
           std::max(kernels::FloatBits(max_abs_gain), kernels::FloatBits(c.gamma[j]) & 0x7fffffffu));
     }
   }
-  const bool wide_gain = c.gamma && detail::GainMayOverflow(max_abs_gain, d);
+  const bool wide_gain = c.gamma && detail::GainMayOverflow(c.norm, max_abs_gain, d);
   const detail::RowPlan plan = detail::PlanRow(c.norm, moments, c.gamma, c.beta, wide_gain);
   const bool rms = c.norm == Norm::kRmsNorm;
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast

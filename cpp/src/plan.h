@@ -63,6 +63,12 @@ constexpr double kMaxFastRstd = 0x1p+60;
 // Largest ratio of the mean square to the variance, times the sums' error growth, for which the
 // unshifted sums are used (the variance is then within 2^-30 of itself).
 constexpr double kMaxUnshiftedCancellation = 0x1p23;
+// Smallest sigma^2 / (sigma^2 + eps) of a fast LayerNorm row. An element of a row whose float64
+// sum is exact (README, "Numerics contract") is at least 2^-54 sigma from the mean unless it is the
+// mean, so its x^ is at least 2^-54 sigma * rstd: at least 2^-104 here, never a float32
+// subnormal, whose rounding (2^-150, not 2^-24 of itself) a large gain would multiply. Only an eps
+// 2^100 times the variance is refused.
+constexpr double kMinFastVarianceShare = 0x1p-100;
 
 inline Moments NonFiniteMoments() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -147,24 +153,28 @@ LAYERNORM_INLINE double MeanOf(const Moments& m) { return m.shift + (m.mean_shif
 // The statistics a caller sees.
 LAYERNORM_INLINE RowStats Public(const Moments& m) { return {MeanOf(m), m.variance, m.rstd}; }
 
-// Whether a call's gain is too large for the fast path, which forms 2^64 * gamma * x^
-// (kernels/row_ukernels.h, LayerNormFast and RmsNormFast): that must stay finite, and so must
-// gamma * x^ before a bias is added (gamma = 3e38, beta = -3e38 must not give +Inf where the
-// answer is 2.2e38; without a bias, an answer that rounds to FLT_MAX must not overflow where the
-// float32 x^ is rounded up). |x^| <= sqrt(d - 1), so only a gain with |gamma| * sqrt(d) >= 2^60
-// takes the wide path. max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
-inline bool GainMayOverflow(float max_abs_gain, std::size_t d) {
+// Whether a call's gain is too large for the fast path. LayerNorm: gamma * x^ could overflow
+// float32 before the bias is added (gamma = 3e38, beta = -3e38 must not give +Inf where the
+// answer is 2.2e38), or, without one, where the exact answer rounds to FLT_MAX but the float32 x^
+// is rounded up; |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of FLT_MAX can (with
+// a margin for the float32 rounding of x^). RMSNorm with a gain: its fast path forms
+// 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite.
+// max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
+inline bool GainMayOverflow(Norm norm, float max_abs_gain, std::size_t d) {
   const double g = static_cast<double>(max_abs_gain);
-  return !(g * g * static_cast<double>(d) < 0x1p120);  // (squared: no square root per call)
+  const double limit = norm == Norm::kRmsNorm ? 0x1p120 : 0x1p252;
+  return !(g * g * static_cast<double>(d) < limit);  // (squared: no square root per call)
 }
 
 // The path a row with these statistics takes.
 LAYERNORM_INLINE RowMode ModeOf(Norm norm, double variance, double rstd, bool wide_gain) {
   if (std::isnan(rstd)) return RowMode::kNonFinite;
   const bool rstd_fits = rstd >= kMinFastRstd && rstd <= kMaxFastRstd;
-  const bool fast = norm == Norm::kRmsNorm ? rstd_fits && !wide_gain
-                                           : rstd_fits && variance >= kMinFastVariance &&
-                                                 variance <= kMaxFastVariance && !wide_gain;
+  const bool fast = norm == Norm::kRmsNorm
+                        ? rstd_fits && !wide_gain
+                        : rstd_fits && variance >= kMinFastVariance &&
+                              variance <= kMaxFastVariance &&
+                              variance * rstd * rstd >= kMinFastVarianceShare && !wide_gain;
   return fast ? RowMode::kFast : RowMode::kWide;
 }
 inline RowMode ModeOf(Norm norm, const RowStats& s) {

@@ -76,7 +76,7 @@ struct Schedule {
     } else {
       U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
     }
-    *wide_gain = GainMayOverflow(max_abs_gain, d);
+    *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 

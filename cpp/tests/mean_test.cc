@@ -156,21 +156,24 @@ TEST(NearestTheMeanTiny, AMeanAmongTheSubnormalsIsNotRoundedThere) {
   }
 }
 
-// Elements within 2^-126 sigma of the mean have a subnormal x^, rounded to 2^-150 rather than to
-// 2^-24 of itself: [1, -1, 1e-40, -1e-40] with gain 1000 was 62 units off at its third element.
-// The fast path forms 2^64 x^ before the gain, with or without a bias.
-TEST(NearestTheMeanTiny, ASubnormalXhatIsNotRoundedBeforeALargeGain) {
-  const std::vector<float> x = {1.0f, -1.0f, 1e-40f, -1e-40f};
+// An eps that dwarfs the variance makes x^ tiny: x = [a, -a, t, -t] (a = 2^-55, t = 2^-78, a row
+// whose sum is exact) with eps = 1.5 * 2^118 has x^ ~ 2^-137.3 at t, a float32 subnormal rounded to
+// 2^-150 rather than to 2^-24 of itself, which a gain of 1000 made ~500 units. Such a row (sigma^2
+// below 2^-100 of sigma^2 + eps) takes the wide path.
+TEST(NearestTheMeanTiny, AnEpsThatDwarfsTheVarianceDoesNotRoundXhatToASubnormal) {
+  const double a = 0x1p-55, t = 0x1p-78, eps = 0x1.8p118;
+  const std::vector<float> x = {static_cast<float>(a), static_cast<float>(-a),
+                                static_cast<float>(t), static_cast<float>(-t)};
   const std::vector<float> gamma(4, 1000.0f), beta = {0.0f, 0.0f, 0.0f, 1e-37f};
-  const double sigma = std::sqrt((2.0 + 2.0 * 1e-40f * static_cast<double>(1e-40f)) / 4.0);
+  const double denom = std::sqrt((2 * a * a + 2 * t * t) / 4.0 + eps);
   for (const float* b : {static_cast<const float*>(nullptr), beta.data()}) {
     for (std::size_t k = 0; k < KernelCount(); ++k) {
       std::vector<float> y(4);
-      ASSERT_EQ(LayerNorm(x.data(), y.data(), 1, 4, gamma.data(), b, 0.0, &Kernels()[k]),
+      ASSERT_EQ(LayerNorm(x.data(), y.data(), 1, 4, gamma.data(), b, eps, &Kernels()[k]),
                 Status::kOk);
       for (std::size_t j = 2; j < 4; ++j) {
         const double bj = b ? b[j] : 0.0;
-        const double want = 1000.0 * static_cast<double>(x[j]) / sigma + bj;
+        const double want = 1000.0 * static_cast<double>(x[j]) / denom + bj;
         EXPECT_LE(testing::ScaledUlpError(y[j], static_cast<float>(want), static_cast<float>(bj)),
                   1.0)
             << Kernels()[k].name << " element " << j << ": " << y[j] << ", expected " << want;

@@ -500,6 +500,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (rms && magnitude == 0.0 && !(y == 0.0f)) Fail("a zero row did not give 0", row, j, y, 0);
       double bound = kMaxScaledUlp;
       const double s = std::max(std::fabs(static_cast<double>(ref[i]) - bj), std::fabs(bj));
+      // Known limit (fuzz_regressions/README.md, subnormal-xhat-times-gamma): on the fast path a
+      // subnormal float32 x-hat (an element within 2^-126 sigma of the mean, on a row spanning
+      // more binades than its float64 sum holds exactly) carries an absolute rounding error of up
+      // to 2^-150, which gamma scales; the wide path does not round it.
+      // Allowed for exactly that, unless LAYERNORM_FUZZ_STRICT is set.
+      if (!strict && g && std::fabs(normalized[i]) < 0x1p-126f) {
+        bound += std::fabs(static_cast<double>(g[j])) * 0x1p-150 / layernorm::testing::Ulp32(s);
+      }
       // Known issue (mean-cancellation-xhat-near-zero): the row mean is only as exact as a
       // float64 sum, ~d * 2^-53 of the row's magnitude, for the kernels and the reference alike;
       // elements whose x-hat is below that (x within ~1e-14 sigma of the mean) are judged

@@ -155,18 +155,9 @@ struct RowUkernels {
   LAYERNORM_INLINE static F32 CenterScaleVec(F32 x, F32 mu_hi, F32 mu_lo, F32 rstd) {
     return Ops::Mul32(Ops::Sub32(Ops::Sub32(x, mu_hi), mu_lo), rstd);
   }
-  LAYERNORM_INLINE static float CenterScale(float x, float mu_hi, float mu_lo, float rstd) {
-    return ((x - mu_hi) - mu_lo) * rstd;
+  LAYERNORM_INLINE static float CenterScale(float x, const RowParams& p) {
+    return ((x - p.mu_hi) - p.mu_lo) * p.rstd32;
   }
-
-  // With a gain, x̂ is formed 2^64 times too large and the product with the gain scaled back by
-  // that power of two (exact unless the product is subnormal, rounded once more then): an element
-  // within 2^-126 sigma of the mean (1e-40 among ones), or any element of a row whose eps dwarfs
-  // its variance, has a subnormal x̂, whose rounding (2^-150, not 2^-24 of itself) a large gain
-  // would multiply (gain 1000: 24 units). plan.h keeps 2^64 * |gamma * x̂| finite
-  // (GainMayOverflow), and 2^64 * rstd is below 2^124 on a fast row.
-  static constexpr float kUp = 0x1p64f;
-  static constexpr float kDown = 0x1p-64f;
 
   // ---- what the output loop does with the next row, 8 values per iteration
 
@@ -253,49 +244,32 @@ struct RowUkernels {
 
   // ---- LayerNorm rows
 
-  // gamma * (2^64 x̂), scaled back, then the bias.
-  template <bool kBeta>
-  LAYERNORM_INLINE static F32 ScaledAffineVec(F32 t, F32 down, const float* gamma,
-                                              const float* beta, std::size_t j) {
-    t = Ops::Mul32(Ops::Mul32(t, Ops::Load(gamma + j)), down);
-    if constexpr (kBeta) t = Ops::Add32(t, Ops::Load(beta + j));
-    return t;
-  }
-
   template <bool kGamma, bool kBeta, class Next>
   static void LayerNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
                             double* sum, double* squares) {
     const float* gamma = p.gamma;
     const float* beta = p.beta;
-    const float r = kGamma ? p.rstd32 * kUp : p.rstd32;
     const F32 mu_hi = Ops::Splat32(p.mu_hi);
     const F32 mu_lo = Ops::Splat32(p.mu_lo);
-    const F32 rstd = Ops::Splat32(r);
-    const F32 down = Ops::Splat32(kDown);
+    const F32 rstd = Ops::Splat32(p.rstd32);
     const F64 zero = Ops::Splat64(0.0);
     F64 s1 = zero, s2 = zero;
     const T* const end = x + d;
     for (const T* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
       F32 a, b;
       Io::Load8(x, &a, &b);
-      a = CenterScaleVec(a, mu_hi, mu_lo, rstd);
-      b = CenterScaleVec(b, mu_hi, mu_lo, rstd);
-      if constexpr (kGamma) {
-        a = ScaledAffineVec<kBeta>(a, down, gamma, beta, 0);
-        b = ScaledAffineVec<kBeta>(b, down, gamma, beta, 4);
-        gamma += 8;
-        if constexpr (kBeta) beta += 8;
-      }
-      Io::Store8(y, a, b);
+      const F32 t0 = CenterScaleVec(a, mu_hi, mu_lo, rstd);
+      const F32 t1 = CenterScaleVec(b, mu_hi, mu_lo, rstd);
+      Io::Store8(y, AffineVec<kGamma, kBeta>(t0, gamma, beta, 0),
+                 AffineVec<kGamma, kBeta>(t1, gamma, beta, 4));
+      if constexpr (kGamma) gamma += 8;
+      if constexpr (kBeta) beta += 8;
       next.Step(&s1, &s2);
     }
     for (; x != end; ++x, ++y) {
-      float t = CenterScale(Io::Get(x), p.mu_hi, p.mu_lo, r);
-      if constexpr (kGamma) {
-        t = (t * *gamma++) * kDown;
-        if constexpr (kBeta) t = t + *beta++;
-      }
-      Io::Put(y, t);
+      Io::Put(y, Affine<kGamma, kBeta>(CenterScale(Io::Get(x), p), gamma, beta));
+      if constexpr (kGamma) ++gamma;
+      if constexpr (kBeta) ++beta;
     }
     next.Finish(d & 7, s1, s2, sum, squares);
   }
@@ -345,15 +319,24 @@ struct RowUkernels {
     }
   }
 
-  // ---- RMSNorm rows: x̂ = x * rstd, then the gain (2^64 x̂ with one, as LayerNormFast)
+  // ---- RMSNorm rows: x̂ = x * rstd, then the gain
+
+  // With a gain, x̂ is formed 2^64 times too large and the product scaled back by that power of two
+  // (exact unless the output is subnormal, rounded once more then): an element far below the
+  // row's root mean square has a subnormal x̂, and rounding it before a large gain multiplies that
+  // error (1e-40 among ones, gain 1000: 24 units). LayerNorm's x - mean is not that small on a
+  // fast row. plan.h keeps 2^64 * |gamma * x̂| finite (GainMayOverflow) and rstd * 2^64 is below
+  // 2^124 on a fast row.
+  static constexpr float kRmsUp = 0x1p64f;
+  static constexpr float kRmsDown = 0x1p-64f;
 
   template <bool kGamma, class Next>
   static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
                           double* squares) {
     const float* gamma = p.gamma;
-    const float r = kGamma ? p.rstd32 * kUp : p.rstd32;
+    const float r = kGamma ? p.rstd32 * kRmsUp : p.rstd32;
     const F32 rstd = Ops::Splat32(r);
-    const F32 down = Ops::Splat32(kDown);
+    const F32 down = Ops::Splat32(kRmsDown);
     F64 s2 = Ops::Splat64(0.0);
     const T* const end = x + d;
     for (const T* end8 = x + (d & ~std::size_t{7}); x != end8; x += 8, y += 8) {
@@ -372,7 +355,7 @@ struct RowUkernels {
     for (; x != end; ++x, ++y) {
       float t = Affine<kGamma, false>(Io::Get(x) * r, gamma, nullptr);
       if constexpr (kGamma) {
-        t *= kDown;
+        t *= kRmsDown;
         ++gamma;
       }
       Io::Put(y, t);
