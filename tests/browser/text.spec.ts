@@ -83,6 +83,9 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
       (window as unknown as { noteProgress(t: string): void }).noteProgress(label.textContent!),
     ).observe(label, { childList: true, characterData: true, subtree: true });
   });
+  await expect(page.locator('#text-cache-note')).toHaveText(
+    'The first run downloads GPT-2 small once (its size is said before the first byte); this browser then keeps it.',
+  );
   hub.log.length = 0;
   await runText(page, SENTENCE);
   await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
@@ -130,6 +133,9 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   // A second visit: the model and tokenizer come from Cache Storage.
   hub.log.length = 0;
   await openTextCard(page);
+  await expect(page.locator('#text-cache-note')).toHaveText(
+    'GPT-2 small is kept in this browser from an earlier visit: nothing to download.',
+  );
   await runText(page, SENTENCE);
   await expect(page.locator('#text-summary')).toContainText('nothing downloaded', { timeout: 30_000 });
   expect(hub.log).toEqual([]);
