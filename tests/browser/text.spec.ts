@@ -74,7 +74,13 @@ const shown = (page: Page) =>
 test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in the worker, ln_f of the last token explained; a second visit downloads nothing', async ({
   page,
 }) => {
+  const fetched: string[] = [];
+  page.context().on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await openTextCard(page);
+  // The card is there, its code loaded: onnxruntime-web, the run's code, the tokenizer and the model not yet.
+  const runFiles = /ort[.-]|\/operations-|tokenizer\.json|\.onnx$/;
+  expect(fetched.filter((f) => runFiles.test(f))).toEqual([]);
+  expect(fetched.some((f) => /\/text-.*\.js$/.test(f))).toBe(true);
   const labels: string[] = [];
   await page.exposeFunction('noteProgress', (t: string) => labels.push(t));
   await page.evaluate(() => {
@@ -97,6 +103,18 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   ).toBe(true);
   expect(hub.log.filter((r) => r.path === `/cdn${MODEL_PATH}`).map((r) => r.method)).toEqual(['HEAD', 'GET']);
   await expect(page.locator('#text-summary')).toContainText('5 norms captured');
+  // Asking for the run loaded them, in the worker.
+  for (const file of [
+    /\/operations-.*\.js$/,
+    /ort\.wasm\.bundle\.min-.*\.js$/,
+    /ort-wasm-simd-threaded-.*\.wasm$/,
+    /tokenizer\.json$/,
+  ]) {
+    expect(
+      fetched.some((f) => file.test(f)),
+      String(file),
+    ).toBe(true);
+  }
 
   // The picker: every norm, ln_f picked.
   const options = await page.locator('#text-norm option').allTextContents();
