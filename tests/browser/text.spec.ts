@@ -103,7 +103,9 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   ).toBe(true);
   expect(hub.log.filter((r) => r.path === `/cdn${MODEL_PATH}`).map((r) => r.method)).toEqual(['HEAD', 'GET']);
   await expect(page.locator('#text-summary')).toContainText('5 norms captured');
-  // Asking for the run loaded them, in the worker.
+  // Asking for the run loaded them, in the worker: the main thread's own resource timeline has none.
+  const mainThread = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  expect(mainThread.filter((f) => runFiles.test(new URL(f).pathname))).toEqual([]);
   for (const file of [
     /\/operations-.*\.js$/,
     /ort\.wasm\.bundle\.min-.*\.js$/,
