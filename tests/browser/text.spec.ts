@@ -74,7 +74,13 @@ const shown = (page: Page) =>
 test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in the worker, ln_f of the last token explained; a second visit downloads nothing', async ({
   page,
 }) => {
+  const fetched: string[] = [];
+  page.context().on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await openTextCard(page);
+  // The card is there, its code loaded: onnxruntime-web, the run's code, the tokenizer and the model not yet.
+  const runFiles = /ort[.-]|\/operations-|tokenizer\.json|\.onnx$/;
+  expect(fetched.filter((f) => runFiles.test(f))).toEqual([]);
+  expect(fetched.some((f) => /\/text-.*\.js$/.test(f))).toBe(true);
   const labels: string[] = [];
   await page.exposeFunction('noteProgress', (t: string) => labels.push(t));
   await page.evaluate(() => {
@@ -83,6 +89,9 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
       (window as unknown as { noteProgress(t: string): void }).noteProgress(label.textContent!),
     ).observe(label, { childList: true, characterData: true, subtree: true });
   });
+  await expect(page.locator('#text-cache-note')).toHaveText(
+    'The first run downloads GPT-2 small once (its size is said before the first byte); this browser then keeps it.',
+  );
   hub.log.length = 0;
   await runText(page, SENTENCE);
   await expect(page.locator('#text-summary')).toContainText('8 tokens', { timeout: 30_000 });
@@ -94,6 +103,20 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   ).toBe(true);
   expect(hub.log.filter((r) => r.path === `/cdn${MODEL_PATH}`).map((r) => r.method)).toEqual(['HEAD', 'GET']);
   await expect(page.locator('#text-summary')).toContainText('5 norms captured');
+  // Asking for the run loaded them, in the worker: the main thread's own resource timeline has none.
+  const mainThread = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  expect(mainThread.filter((f) => runFiles.test(new URL(f).pathname))).toEqual([]);
+  for (const file of [
+    /\/operations-.*\.js$/,
+    /ort\.wasm\.bundle\.min-.*\.js$/,
+    /ort-wasm-simd-threaded-.*\.wasm$/,
+    /tokenizer\.json$/,
+  ]) {
+    expect(
+      fetched.some((f) => file.test(f)),
+      String(file),
+    ).toBe(true);
+  }
 
   // The picker: every norm, ln_f picked.
   const options = await page.locator('#text-norm option').allTextContents();
@@ -130,6 +153,9 @@ test('a sentence: tokenized, GPT-2 downloaded through the redirect and run in th
   // A second visit: the model and tokenizer come from Cache Storage.
   hub.log.length = 0;
   await openTextCard(page);
+  await expect(page.locator('#text-cache-note')).toHaveText(
+    'GPT-2 small is kept in this browser from an earlier visit: nothing to download.',
+  );
   await runText(page, SENTENCE);
   await expect(page.locator('#text-summary')).toContainText('nothing downloaded', { timeout: 30_000 });
   expect(hub.log).toEqual([]);

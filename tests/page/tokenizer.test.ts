@@ -53,6 +53,21 @@ describe('the page’s GPT-2 tokenizer', () => {
     expect(words('é')).toBe('\uFFFD|\uFFFD'); // two bytes, each a token that ends inside the character
   });
 
+  it("keeps an added token (GPT-2's <|endoftext|>) whole where it is written, and splits the text around it", () => {
+    const vocab: Record<string, number> = {};
+    for (let b = 0; b < 256; b++) vocab[byteChar(b)] = b;
+    const json = {
+      model: { type: 'BPE', vocab, merges: [] },
+      added_tokens: [{ id: 50256, content: '<|endoftext|>', special: true }],
+    };
+    const tok = readTokenizer(JSON.stringify(json), 'gpt2.json');
+    const r = tok.encode('a<|endoftext|> b<|endoftext|>');
+    expect(r.ids).toEqual([97, 50256, 32, 98, 50256]);
+    expect(r.tokens).toEqual(['a', '<|endoftext|>', ' ', 'b', '<|endoftext|>']);
+    // Without the added token, the same text is bytes.
+    expect(readTokenizer(JSON.stringify({ model: json.model }), 'x.json').encode('<|').ids).toEqual([60, 124]);
+  });
+
   it('says which text has no token, and refuses what is not a BPE tokenizer.json', () => {
     const vocab = { a: 0, Ġ: 1 };
     const tok = readTokenizer(JSON.stringify({ model: { type: 'BPE', vocab, merges: [] } }), 'tiny.json');

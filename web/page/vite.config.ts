@@ -56,9 +56,9 @@ export default defineConfig({
     ],
   },
   // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`
-  // still points next to the package's own files. uPlot is pre-bundled up front, so the dev
-  // server never reloads the page to optimize it on first use.
-  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['uplot'] },
+  // still points next to the package's own files. uPlot and onnxruntime-web (the text card's run)
+  // are pre-bundled up front, so the dev server never reloads the page to optimize them on first use.
+  optimizeDeps: { exclude: ['layernorm-wasm'], include: ['uplot', 'onnxruntime-web/wasm'] },
   assetsInclude: ['**/*.wasm'],
   server: {
     host: '127.0.0.1',

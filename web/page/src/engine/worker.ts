@@ -38,12 +38,12 @@ async function theLab(): Promise<{
   return { lab: labInstance, openExpected: m.openExpected };
 }
 /** The text card's model runs, with onnxruntime-web: loaded with the first run the reader asks for. */
-let textModule: Promise<typeof import('./text/index')> | null = null;
+let textModule: Promise<typeof import('./text/operations')> | null = null;
 const textKit = { explainRow, normalize, reference, ulp32 };
 const textOp =
   <K extends 'textRun' | 'textStages' | 'textLab'>(op: K): Handler<K> =>
   async (args, job) =>
-    (await (textModule ??= import('./text/index')))[op](textKit, await rt(), args as never, job) as never;
+    (await (textModule ??= import('./text/operations')))[op](textKit, await rt(), args as never, job) as never;
 const jobs = new Map<number, Job>();
 const aborts = new Map<number, AbortController>();
 

@@ -9,6 +9,7 @@ import '../styles/text.css';
 import type { ExplainerWeights } from 'layernorm-wasm';
 import type { Call, EngineClient } from '../engine/client';
 import type { TextModelSource, TextRunResult } from '../engine/protocol';
+import { HUB_MODEL, MODEL_CACHE } from '../engine/text/hub';
 import type { PageStore } from '../state';
 import { byId as $, depthChart, depthTable, el, fmtBytes, labTable, progressText, say as setMsg } from './text-views';
 
@@ -157,6 +158,7 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
     }
   });
   cancelButton.addEventListener('click', () => running?.cancel());
+  void sayWhetherKept();
   // Typing a URL or picking a file chooses that source.
   const choose = (value: string) => () => {
     const radio = root.querySelector<HTMLInputElement>(`input[name="text-model"][value="${value}"]`);
@@ -166,4 +168,18 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
   $('text-file').addEventListener('change', choose('file'));
   picker.addEventListener('change', () => showNorm());
   torchInput.addEventListener('change', () => void runLab());
+}
+
+/** Whether an earlier visit kept GPT-2 small in Cache Storage (asked of the browser only, never of the network). */
+async function sayWhetherKept(): Promise<void> {
+  const note = $('text-cache-note');
+  let kept = false;
+  try {
+    kept = !!(await (await caches.open(MODEL_CACHE)).match(HUB_MODEL));
+  } catch {
+    // No Cache Storage here (not a secure context, or storage turned off): nothing was kept.
+  }
+  note.textContent = kept
+    ? 'GPT-2 small is kept in this browser from an earlier visit: nothing to download.'
+    : 'The first run downloads GPT-2 small once (its size is said before the first byte); this browser then keeps it.';
 }

@@ -63,6 +63,22 @@ export function readTokenizer(json: string, source: string): Tokenizer {
     );
   }
   const vocab = new Map(Object.entries(model.vocab as Record<string, number>));
+  const addedList = (parsed as { added_tokens?: unknown }).added_tokens;
+  const addedIds = new Map<string, number>();
+  for (const a of Array.isArray(addedList) ? addedList : []) {
+    const t = a as { id?: unknown; content?: unknown } | null;
+    if (typeof t?.content === 'string' && t.content && typeof t.id === 'number') addedIds.set(t.content, t.id);
+  }
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A capturing split keeps the added tokens among the parts, longest first where one holds another.
+  const special = addedIds.size
+    ? new RegExp(
+        `(${[...addedIds.keys()]
+          .sort((a, b) => b.length - a.length)
+          .map(escape)
+          .join('|')})`,
+      )
+    : null;
   const ranks = new Map(parseMerges(model.merges).map(([a, b], i) => [`${a} ${b}`, i]));
   const cache = new Map<string, string[]>();
 
@@ -93,24 +109,39 @@ export function readTokenizer(json: string, source: string): Tokenizer {
   const decoder = new TextDecoder();
   const show = (token: string) => decoder.decode(Uint8Array.from([...token], (c) => CHAR_BYTES.get(c) ?? 63));
 
+  /** Text without added tokens: words, each merged, each piece looked up. */
+  const encodeWords = (text: string, ids: number[], tokens: string[], bytes: TextEncoder): void => {
+    for (const [word] of text.matchAll(WORDS)) {
+      const chars = Array.from(bytes.encode(word), (b) => BYTE_CHARS[b]!).join('');
+      for (const piece of bpe(chars)) {
+        const id = vocab.get(piece);
+        if (id === undefined) {
+          throw new TokenizerError(
+            `“${show(piece)}” (in “${word}”) has no token in ${source}: this tokenizer's vocabulary of ${vocab.size} does not cover it.`,
+          );
+        }
+        ids.push(id);
+        tokens.push(show(piece));
+      }
+    }
+  };
+
   return {
     vocabularySize: vocab.size,
     encode(text) {
       const ids: number[] = [];
       const tokens: string[] = [];
       const bytes = new TextEncoder();
-      for (const [word] of text.matchAll(WORDS)) {
-        const chars = Array.from(bytes.encode(word), (b) => BYTE_CHARS[b]!).join('');
-        for (const piece of bpe(chars)) {
-          const id = vocab.get(piece);
-          if (id === undefined) {
-            throw new TokenizerError(
-              `“${show(piece)}” (in “${word}”) has no token in ${source}: this tokenizer's vocabulary of ${vocab.size} does not cover it.`,
-            );
-          }
-          ids.push(id);
-          tokens.push(show(piece));
+      // Added tokens ("<|endoftext|>") are whole where they are written; the text between them is split into words.
+      const parts = special ? text.split(special) : [text];
+      for (const part of parts) {
+        const added = addedIds.get(part);
+        if (added !== undefined) {
+          ids.push(added);
+          tokens.push(part);
+          continue;
         }
+        encodeWords(part, ids, tokens, bytes);
       }
       return { ids, tokens };
     },

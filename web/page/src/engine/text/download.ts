@@ -5,6 +5,7 @@
  * body then streams with progress (a cut connection resumes by a range request for the rest), and
  * a cancel aborts it and keeps nothing.
  */
+import { MODEL_CACHE } from './hub';
 
 /** A file the page could not download, with the HTTP status or network failure that stopped it. */
 export class DownloadError extends Error {
@@ -17,9 +18,6 @@ export class DownloadError extends Error {
     super(message);
   }
 }
-
-/** The Cache Storage bucket of the page's downloaded models and tokenizers. */
-export const MODEL_CACHE = 'layernorm-wasm-models-v1';
 
 export interface Downloaded {
   bytes: Uint8Array;

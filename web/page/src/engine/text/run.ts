@@ -19,11 +19,7 @@ import type { normalize, reference } from '../norm';
 import type { TextNorm, TextRunRequest, TextRunResult, TextStagesRequest } from '../protocol';
 import { readTokenizer, type Tokenizer } from './bpe';
 import { download } from './download';
-
-/** GPT-2 small as transformers.js loads it for dtype q8 (`onnx/model` + `_quantized`): one graph, no If. */
-export const HUB_REPO = 'https://huggingface.co/onnx-community/gpt2-ONNX/resolve/main/';
-export const HUB_MODEL = `${HUB_REPO}onnx/model_quantized.onnx`;
-export const HUB_TOKENIZER = `${HUB_REPO}tokenizer.json`;
+import { HUB_MODEL, HUB_TOKENIZER } from './hub';
 
 /** The tokenizer beside a model at the Hub's layout (…/resolve/<revision>/[onnx/]x.onnx), else GPT-2's. */
 export function tokenizerUrlFor(modelUrl: string): string {
