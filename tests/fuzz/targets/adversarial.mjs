@@ -1,7 +1,7 @@
 // The `adversarial` fuzz target: a search for the largest error, not a sample of inputs. Each input
 // is a seeded start, built to sit where web/docs/numerics.md says the roundings add up (the element
 // nearest the mean, γ·x̂ and β just under a power of two, ties, gains at the overflow edge, offset
-// rows, elements within 2^-126 σ of the mean), from which a hill climb mutates the row, d, ε, γ and
+// rows, a tiny x̂ before a large gain), from which a hill climb mutates the row, d, ε, γ and
 // β to maximize the scaled-ULP error of both builds against the exact oracle. Every step is held to
 // the contract (tests/kit/contract.mjs, SULP_BOUND; SIMD and scalar bit-identical), and the row a
 // climb ends on also through the fused residual and the worker. Rows outside the bound's premise
@@ -108,10 +108,12 @@ function startCase(spec) {
       break;
     }
     case 'tiny-xhat':
-      // An element within 2^-126 σ of the mean (or of 0, for RMSNorm), before a large gain.
-      x[j] = f32((rms ? 0 : est().mean) + 1e-40 * normal(rand));
+      // A tiny x̂ before a large gain: an ε near 2^100 times the variance (the wide path's edge,
+      // web/docs/numerics.md §4), with x[j] near the mean. (An element within 2^-126 σ of the mean
+      // needs a row outside the premise, which the climb does not enter.)
+      eps = 2 ** (95 + 10 * rand());
+      x[j] = f32(est().mean + 2 ** -20 * normal(rand));
       gamma[j] = f32(1e3 * (1 + rand()));
-      eps = 0;
       break;
   }
   for (let k = 0; k < d; k++) if (!Number.isFinite(gamma[k])) gamma[k] = 1;
