@@ -3,7 +3,7 @@
  * keystroke (most readers pick tokens and never type), then each field's value is taken or its
  * message says what it must be.
  */
-import { fmtInt, parseWhole } from './format.js';
+import type { fmtInt, parseWhole } from './format.js';
 
 export interface TypedFields {
   row: HTMLInputElement;
@@ -22,6 +22,9 @@ export interface TypedContext {
   window: number;
   pickRow(row: number): void;
   changeView(patch: { start?: number; zoom?: { from: number; to: number } }): void;
+  /** The element's own (passed in, so that this chunk imports nothing of the element's). */
+  parseWhole: typeof parseWhole;
+  fmtInt: typeof fmtInt;
 }
 
 function mark(input: HTMLInputElement, invalid: boolean): void {
@@ -30,6 +33,7 @@ function mark(input: HTMLInputElement, invalid: boolean): void {
 }
 
 export function typed(field: 'row' | 'start' | 'zoom', f: TypedFields, c: TypedContext): void {
+  const { parseWhole, fmtInt } = c;
   if (field === 'row') {
     const v = parseWhole(f.row.value);
     const ok = v !== null && v < c.rows;
