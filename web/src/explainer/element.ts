@@ -293,7 +293,10 @@ export class LayerNormExplainer extends Base {
    */
   get ready(): Promise<void> {
     const loading = this.#srcLoad || this.#pendingSrc || this.#markupLoad;
-    if (!this.#queued && !this.#busy && !loading && !this.#idle) return Promise.resolve();
+    // Inputs not yet computed (the element is not yet near the viewport) are still to come.
+    const computed = this.#computed && this.#isCurrent(this.#computed);
+    const waiting = !!this.#source() && !computed && !this.#problem();
+    if (!this.#queued && !this.#busy && !loading && !waiting && !this.#idle) return Promise.resolve();
     return (this.#idle ??= deferred()).promise;
   }
 

@@ -406,6 +406,13 @@ export class View {
 
   /** A typed value, checked by typed-inputs.ts (loaded on the first keystroke). */
   #typed(field: 'row' | 'start' | 'zoom'): void {
+    // What was typed, read now: a drawing before the module arrives may set the fields again.
+    const text =
+      field === 'row'
+        ? [this.#rowInput.value]
+        : field === 'start'
+          ? [this.#startInput.value]
+          : [this.#zoomFrom!.value, this.#zoomTo!.value];
     void import('./typed-inputs.js').then(({ typed }) => {
       const m = this.#model;
       if (!m) return;
@@ -418,7 +425,7 @@ export class View {
         startMsg: this.#startMsg,
       };
       const { pickRow, changeView } = this.hooks;
-      typed(field, fields, { ...m, window: WINDOW, pickRow, changeView, parseWhole, fmtInt });
+      typed(field, text, fields, { ...m, window: WINDOW, pickRow, changeView, parseWhole, fmtInt });
     });
   }
 }
