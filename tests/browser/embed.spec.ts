@@ -234,6 +234,55 @@ test.describe('the postMessage API, across origins', () => {
         '<layernorm-explainer>: activations.tokens must have length 5 (one string per row), got length 1',
       ]);
     expect((await got()).rows).toEqual([[4, ' mat']]);
+    // The refused tokens are said in the frame in place of the drawing, until good ones come.
+    await expect(frame.locator('#ex-status')).toContainText('activations.tokens must have length 5');
+    await page.evaluate(() =>
+      (window as unknown as { send(m: unknown): void }).send({
+        type: 'layernorm-embed:set',
+        tokens: ['The', ' cat', ' sat', ' on', ' mat'],
+      }),
+    );
     await expect(frame.locator('#ex-token')).toHaveText('row 1 “␣cat”');
+  });
+
+  test('the article sends a d = 16 RMSNorm: its weights and its own feature window; every refusal is answered', async ({
+    page,
+  }) => {
+    await page.goto(`${hostOrigin}/article.html`);
+    const frame = page.frameLocator('#f');
+    await expect(frame.locator('#ex-token')).toHaveText('row 2 “␣sat”', { timeout: 30_000 });
+    const send = (m: unknown) => page.evaluate((m) => (window as unknown as { send(m: unknown): void }).send(m), m);
+    const got = () => page.evaluate(() => (window as unknown as { got: { heights: number[]; errors: string[] } }).got);
+    const tall = Math.max(...(await got()).heights);
+    // Row 2's strongest feature is 11: the window is placed around it, as the text says.
+    const x = Array.from({ length: 3 * 16 }, (_, i) => (i % 16 === 11 ? 40 : (i % 7) - 3));
+    const gamma = Array.from({ length: 16 }, (_, i) => 1 + i / 16);
+    await send({
+      type: 'layernorm-embed:set',
+      activations: { data: x, shape: [3, 16], tokens: ['a', 'b', 'c'] },
+      weights: { gamma, eps: 1e-6, norm: 'rmsnorm' },
+      row: 2,
+    });
+    await expect(frame.locator('#fact-norm')).toHaveText('RMSNorm (γ only)');
+    await expect(frame.locator('#fact-eps')).toHaveText('1e-6');
+    await expect(frame.locator('#fact-shape')).toContainText('[3, 16]');
+    await expect(frame.locator('#ex-start')).toHaveValue('8');
+    await send({ type: 'layernorm-embed:set', view: 'all', scale: 'linear' });
+    await expect(frame.locator('#stages .chart').first()).toHaveAttribute('data-scale', 'linear');
+    // What it cannot use: each answered, naming the key.
+    await send({ type: 'layernorm-embed:set', row: 99 });
+    await send({ type: 'layernorm-embed:set', row: 0, weights: { gamma: [1, 2] } });
+    await send({ type: 'layernorm-embed:set', colour: 'red' });
+    await send({ type: 'layernorm-embed:set', scale: 'log' });
+    await expect
+      .poll(async () => (await got()).errors)
+      .toEqual([
+        'Row 99 does not exist: these activations have 3 rows (0 to 2).',
+        "The weights have d = 2 but the activations' last axis is 16 ([3, 16]): they must be equal.",
+        'unknown key "colour" in a set message; the keys are activations, tokens, row, weights, start, view, scale',
+        "<layernorm-explainer>: scale must be 'symlog', 'linear' or 'own', got string \"log\"",
+      ]);
+    // Three tokens of d = 16 are shorter than the sample: the frame shrinks with them.
+    await expect.poll(async () => Math.min(...(await got()).heights.slice(1))).toBeLessThan(tall);
   });
 });

@@ -5,7 +5,8 @@
  * with a `type`; anything else is ignored, and a `set` that cannot be used is answered with an
  * `error` saying why.
  *
- *   article → embed  { type: 'layernorm-embed:set', activations?: { data, shape, tokens? }, tokens?, row? }
+ *   article → embed  { type: 'layernorm-embed:set', activations?: { data, shape, tokens? }, tokens?, row?,
+ *                      weights?: { gamma, beta?, eps?, norm? }, start?, view?, scale? }
  *   embed → article  { type: 'layernorm-embed:ready' }
  *                    { type: 'layernorm-embed:height', height }
  *                    { type: 'layernorm-embed:rowchange', row, token }
@@ -18,10 +19,20 @@ export interface SetMessage {
   activations?: { data: Float32Array; shape: number[]; tokens: string[] | null };
   tokens?: string[];
   row?: number;
+  /** Given to the element as they come: it checks them (and says what it refuses). */
+  weights?: unknown;
+  start?: unknown;
+  view?: unknown;
+  scale?: unknown;
 }
+
+const KEYS = ['type', 'activations', 'tokens', 'row', 'weights', 'start', 'view', 'scale'];
 
 /** A `set` message read into what the element takes; throws a TypeError saying what is wrong. */
 export function readSet(message: Record<string, unknown>): SetMessage {
+  const unknown = Object.keys(message).find((k) => !KEYS.includes(k));
+  if (unknown !== undefined)
+    throw new TypeError(`unknown key "${unknown}" in a set message; the keys are ${KEYS.slice(1).join(', ')}`);
   const out: SetMessage = {};
   const a = message.activations;
   if (a !== undefined) {
@@ -43,5 +54,6 @@ export function readSet(message: Record<string, unknown>): SetMessage {
     out.tokens = message.tokens as string[];
   }
   if (message.row !== undefined) out.row = message.row as number;
+  for (const key of ['weights', 'start', 'view', 'scale'] as const) if (key in message) out[key] = message[key];
   return out;
 }

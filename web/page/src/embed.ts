@@ -27,7 +27,8 @@ export function startEmbed(params: URLSearchParams): void {
   explainer.setAttribute('theme', theme);
   explainer.row = state.row;
   explainer.view = state.view;
-  explainer.start = state.windowStart;
+  // The window starts where the link says; otherwise at the token's strongest feature.
+  if (params.has('f')) explainer.start = state.windowStart;
   explainer.zoom = state.zoom;
   explainer.scale = state.scale;
   const status = el('p', '', 'embed-status');
@@ -45,12 +46,14 @@ export function startEmbed(params: URLSearchParams): void {
 
   // The generated sample the link names, until the article sends its own activations.
   let sent = false;
+  let weightsSent = false;
   const generate = (d: number) => {
     const { B, T, seed } = state.gen;
     explainer.activations = { data: gpt2LikeActivations(B, T, d, seed), shape: [B, T, d] };
   };
   generate(768);
   void loadWeights(state, status).then((w) => {
+    if (weightsSent) return;
     if (!sent && w.gamma.length !== 768) generate(w.gamma.length);
     explainer.weights = w;
   });
@@ -58,7 +61,15 @@ export function startEmbed(params: URLSearchParams): void {
   const post = (type: string, data: Record<string, unknown> = {}) => {
     if (parent !== window) parent.postMessage({ type: PREFIX + type, ...data }, '*');
   };
-  new ResizeObserver(() => post('height', { height: document.documentElement.scrollHeight })).observe(document.body);
+  // The content's own height (not the frame's, which is never less than its viewport), so that the
+  // article's frame shrinks with it as well as grows.
+  new ResizeObserver(() => {
+    const bottom = main.getBoundingClientRect().bottom + scrollY;
+    post('height', { height: Math.ceil(bottom + parseFloat(getComputedStyle(document.body).marginBottom)) });
+  }).observe(main);
+  // Whatever the element refuses or cannot show (a property, a width mismatch, a row that is not
+  // there, weights that do not load) is said to the article too.
+  explainer.addEventListener('error', (e) => post('error', { message: (e as ErrorEvent).message }));
   explainer.addEventListener('rowchange', (e) => {
     fullLink();
     post('rowchange', (e as CustomEvent).detail);
@@ -77,6 +88,9 @@ export function startEmbed(params: URLSearchParams): void {
         explainer.activations = { ...a, tokens: m.tokens };
       }
       if (m.row !== undefined) explainer.row = m.row;
+      const el = explainer as unknown as Record<string, unknown>;
+      for (const key of ['weights', 'start', 'view', 'scale'] as const) if (key in m) el[key] = m[key];
+      if (m.weights !== undefined) weightsSent = true;
     } catch (error) {
       post('error', { message: errorText(error) });
     }

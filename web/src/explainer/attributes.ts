@@ -5,6 +5,22 @@
  */
 import type { ExplainerScale, ExplainerTheme, ExplainerView } from './types.js';
 
+/** Every attribute the element reads. */
+export const OBSERVED = [
+  'src',
+  'activations-src',
+  'tokens-src',
+  'row',
+  'theme',
+  'view',
+  'start',
+  'zoom',
+  'scale',
+  'label',
+  'aria-label',
+  'sections',
+];
+
 export const VIEWS: readonly ExplainerView[] = ['window', 'all'];
 export const SCALES: readonly ExplainerScale[] = ['symlog', 'linear', 'own'];
 export const THEMES: readonly ExplainerTheme[] = ['light', 'dark', 'auto'];

@@ -6,11 +6,11 @@
  * viewchange), and render / error for the host. Nothing is computed, fetched or loaded until the
  * element comes near the viewport.
  *
- * One class (about 500 lines): the properties, the attributes and the update cycle share its state;
+ * One class (about 600 lines): the properties, the attributes and the update cycle share its state;
  * what it draws is in view.ts and the views beside it.
  */
 import { RULES, oneOf } from '../rules.js';
-import { readAttribute, SCALES, takeUpEarlyProperties, THEMES, VIEWS } from './attributes.js';
+import { OBSERVED, readAttribute, SCALES, takeUpEarlyProperties, THEMES, VIEWS } from './attributes.js';
 import { explainRow, formOf, strongestWindow, widthOf } from './compute.js';
 import { defaultRuntime, loadWeights, markup } from './sources.js';
 import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
@@ -50,17 +50,7 @@ interface Computed {
 }
 
 export class LayerNormExplainer extends Base {
-  static readonly observedAttributes = [
-    'src',
-    'activations-src',
-    'tokens-src',
-    'row',
-    'theme',
-    'view',
-    'start',
-    'zoom',
-    'scale',
-  ];
+  static readonly observedAttributes = OBSERVED;
 
   readonly #view: View;
   #weights: ExplainerWeights | null = null;
@@ -146,6 +136,11 @@ export class LayerNormExplainer extends Base {
     this.#attrProblems.delete(name);
     if (name === 'src') this.#loadSrc(value);
     else if (name === 'activations-src' || name === 'tokens-src') this.#loadMarkup();
+    else if (name === 'label' || name === 'aria-label' || name === 'sections')
+      this.#view.hostOptions(
+        this.getAttribute('label') ?? this.getAttribute('aria-label'),
+        this.hasAttribute('sections'),
+      );
     const read = readAttribute(name, value);
     const v = read.value as never;
     if (name === 'row') this.#row = v;
@@ -298,7 +293,10 @@ export class LayerNormExplainer extends Base {
    */
   get ready(): Promise<void> {
     const loading = this.#srcLoad || this.#pendingSrc || this.#markupLoad;
-    if (!this.#queued && !this.#busy && !loading && !this.#idle) return Promise.resolve();
+    // Inputs not yet computed (the element is not yet near the viewport) are still to come.
+    const computed = this.#computed && this.#isCurrent(this.#computed);
+    const waiting = !!this.#source() && !computed && !this.#problem();
+    if (!this.#queued && !this.#busy && !loading && !waiting && !this.#idle) return Promise.resolve();
     return (this.#idle ??= deferred()).promise;
   }
 

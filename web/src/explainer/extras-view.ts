@@ -45,7 +45,7 @@ export class WeightsView {
     sizer.follow(box, (width) => this.#chart.resize(width));
     this.element = h(
       'section',
-      { part: 'weights', 'aria-labelledby': 'gb-h' },
+      { 'aria-labelledby': 'gb-h' },
       h('h3', { id: 'gb-h' }),
       this.#intro,
       h('figure', undefined, box, h('figcaption', undefined, this.#legend)),
@@ -110,7 +110,7 @@ export class VariantsView {
     }
     this.element = h(
       'section',
-      { part: 'variants', 'aria-labelledby': 'variants-h' },
+      { 'aria-labelledby': 'variants-h' },
       h('h3', { id: 'variants-h' }, 'LayerNorm, bias-free LayerNorm and RMSNorm on this token'),
       this.#text,
       grid,

@@ -9,35 +9,14 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Features of the input that are NaN, +Inf or −Inf. */
-export function nonFiniteFeatures(x: Float32Array): { nan: number[]; posInf: number[]; negInf: number[] } {
-  const out = { nan: [] as number[], posInf: [] as number[], negInf: [] as number[] };
-  x.forEach((v, j) => {
-    if (Number.isNaN(v)) out.nan.push(j);
-    else if (v === Infinity) out.posInf.push(j);
-    else if (v === -Infinity) out.negInf.push(j);
-  });
-  return out;
-}
-
-/** One or two sentences about this token: what dominates σ² (or mean(x²)), or why there is nothing to normalize. */
-export function insight(st: ExplainerStages, form: NormForm): string {
+/**
+ * One or two sentences about this token: what dominates σ² (or mean(x²)), or why there is nothing
+ * to normalize; null for a token holding NaN or ±Inf (nonFiniteInsight says why there).
+ */
+export function insight(st: ExplainerStages, form: NormForm): string | null {
   const rms = !('centered' in st);
-  const { nan, posInf, negInf } = nonFiniteFeatures(st.input);
-  if (nan.length || posInf.length || negInf.length) {
-    const list = (name: string, fs: number[]) =>
-      fs.length
-        ? `${name} at feature${fs.length > 1 ? 's' : ''} ${fs.slice(0, 5).join(', ')}${fs.length > 5 ? ', …' : ''}`
-        : '';
-    const what = [list('NaN', nan), list('+Inf', posInf), list('−Inf', negInf)].filter(Boolean).join(' and ');
-    const allNaN = st.output.every((v) => Number.isNaN(v));
-    return (
-      `This token's input holds ${what}, so ${rms ? 'mean(x²) is not a number' : 'μ and σ² are not numbers'} and there is nothing to normalize by: ` +
-      (allNaN
-        ? 'every output of this row is NaN, as in PyTorch. Fix the input; no ε helps.'
-        : 'its outputs are not finite.')
-    );
-  }
+  // A token with NaN or ±Inf gets its own sentence (insight-nonfinite.ts, loaded when one comes).
+  if (st.input.some((v) => !Number.isFinite(v))) return null;
   // What each feature adds to the statistic the norm divides by: (x − μ)² to σ², x² to mean(x²).
   const spread = 'centered' in st ? st.centered : st.input;
   const stat = rms ? 'mean(x²)' : 'σ²';

@@ -70,7 +70,9 @@ export class TokenPicker {
     }
     if (last < rows) options.push(h('span', { class: 'more', 'aria-hidden': 'true' }, `${rows - last} more …`));
     this.element.replaceChildren(...options);
-    this.element.setAttribute('aria-activedescendant', `${this.idPrefix}-${row}`);
+    // Only an option that is there: a row out of range has none to point at.
+    if (row < first || row >= last) this.element.removeAttribute('aria-activedescendant');
+    else this.element.setAttribute('aria-activedescendant', `${this.idPrefix}-${row}`);
     // Scroll the list (never the page) to the selected token.
     const selected = this.element.querySelector<HTMLElement>('[aria-selected="true"]');
     if (selected && this.element.clientHeight) {

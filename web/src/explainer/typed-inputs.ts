@@ -3,7 +3,7 @@
  * keystroke (most readers pick tokens and never type), then each field's value is taken or its
  * message says what it must be.
  */
-import { fmtInt, parseWhole } from './format.js';
+import type { fmtInt, parseWhole } from './format.js';
 
 export interface TypedFields {
   row: HTMLInputElement;
@@ -22,6 +22,9 @@ export interface TypedContext {
   window: number;
   pickRow(row: number): void;
   changeView(patch: { start?: number; zoom?: { from: number; to: number } }): void;
+  /** The element's own (passed in, so that this chunk imports nothing of the element's). */
+  parseWhole: typeof parseWhole;
+  fmtInt: typeof fmtInt;
 }
 
 function mark(input: HTMLInputElement, invalid: boolean): void {
@@ -29,9 +32,11 @@ function mark(input: HTMLInputElement, invalid: boolean): void {
   else input.removeAttribute('aria-invalid');
 }
 
-export function typed(field: 'row' | 'start' | 'zoom', f: TypedFields, c: TypedContext): void {
+/** `text`: what the field held (the two zoom fields' for 'zoom') when the reader typed it. */
+export function typed(field: 'row' | 'start' | 'zoom', text: string[], f: TypedFields, c: TypedContext): void {
+  const { parseWhole, fmtInt } = c;
   if (field === 'row') {
-    const v = parseWhole(f.row.value);
+    const v = parseWhole(text[0]!);
     const ok = v !== null && v < c.rows;
     mark(f.row, !ok);
     f.rowMsg.textContent = ok
@@ -43,15 +48,15 @@ export function typed(field: 'row' | 'start' | 'zoom', f: TypedFields, c: TypedC
   const d = c.d;
   if (!d) return;
   if (field === 'start') {
-    const v = parseWhole(f.start.value);
+    const v = parseWhole(text[0]!);
     const ok = v !== null && v <= d - c.window;
     mark(f.start, !ok);
     f.startMsg.textContent = ok ? '' : `The first feature must be a whole number from 0 to ${d - c.window}.`;
     if (ok) c.changeView({ start: v });
     return;
   }
-  const from = parseWhole(f.zoomFrom.value);
-  const to = parseWhole(f.zoomTo.value);
+  const from = parseWhole(text[0]!);
+  const to = parseWhole(text[1]!);
   const ok = from !== null && to !== null && to <= d - 1 && to - from >= 3;
   mark(f.zoomFrom, !ok);
   mark(f.zoomTo, !ok);

@@ -10,6 +10,7 @@ import { equation } from './math.js';
 import { StagesView, TABLE_MAX } from './stages-view.js';
 import { insight } from './insight.js';
 import { Sizer } from './sizer.js';
+import { stylesheet } from './styles.js';
 import { TokenPicker } from './tokens.js';
 import type { ExplainerScale, ExplainerView, ExplainerWeights, Explanation, ViewChangeDetail } from './types.js';
 
@@ -92,20 +93,10 @@ export class View {
     step: 1,
     'aria-describedby': 'ex-start-msg',
   });
-  readonly #zoomFrom = h('input', {
-    type: 'number',
-    id: 'ex-zoom-from',
-    min: 0,
-    step: 1,
-    'aria-describedby': 'ex-start-msg',
-  });
-  readonly #zoomTo = h('input', {
-    type: 'number',
-    id: 'ex-zoom-to',
-    min: 0,
-    step: 1,
-    'aria-describedby': 'ex-start-msg',
-  });
+  /** View 'all''s fields, built when it is first chosen (zoom-controls.ts). */
+  #zoomFrom: HTMLInputElement | null = null;
+  #zoomTo: HTMLInputElement | null = null;
+  #zoomAsked = false;
   readonly #startMsg = h('p', { class: 'msg', id: 'ex-start-msg', role: 'alert' });
   readonly #windowCtl: HTMLElement;
   readonly #zoomCtl: HTMLElement;
@@ -116,13 +107,16 @@ export class View {
    * γ and β, and the three forms: far below the first screen, so their code loads when they come
    * within 600 px of the viewport (and there are weights to show).
    */
-  readonly #weightsSlot = h('div', { id: 'weights-slot' });
-  readonly #variantsSlot = h('div');
+  readonly #weightsSlot = h('div', { id: 'weights-slot', part: 'weights' });
+  readonly #variantsSlot = h('div', { part: 'variants' });
   readonly #near: Promise<void>;
   /** Asked for once: their code loads when they come near, then draws the latest model. */
   #extrasAsked = false;
   #extras: Extras | null = null;
   #model: ViewModel | null = null;
+  #label: string | null = null;
+  /** Names the landmarks again (after a drawing adds some); set once host-options.ts is loaded. */
+  #labeler: (() => void) | null = null;
   #drawnEquation: NormForm | null = null;
 
   constructor(private readonly hooks: ViewHooks) {
@@ -147,9 +141,6 @@ export class View {
     this.stages = new StagesView(this.#sizer, (from, to) => hooks.changeView({ zoom: { from, to } }));
     this.#rowInput.addEventListener('input', () => this.#typed('row'));
     this.#startInput.addEventListener('input', () => this.#typed('start'));
-    for (const input of [this.#zoomFrom, this.#zoomTo]) input.addEventListener('change', () => this.#typed('zoom'));
-    const reset = h('button', { type: 'button', id: 'ex-zoom-reset' }, 'Reset zoom');
-    reset.addEventListener('click', () => hooks.changeView({ zoom: null }));
     const radio = (name: string, value: string, text: string) => {
       const input = h('input', { type: 'radio', name, value });
       input.addEventListener('change', () => {
@@ -165,21 +156,7 @@ export class View {
       h('label', { for: 'ex-start' }, 'First feature'),
       this.#startInput,
     );
-    this.#zoomCtl = h(
-      'span',
-      { class: 'field', id: 'ex-zoom-ctl' },
-      h('label', { for: 'ex-zoom-from' }, 'Features from'),
-      this.#zoomFrom,
-      h('label', { for: 'ex-zoom-to' }, 'to'),
-      this.#zoomTo,
-      reset,
-      h(
-        'span',
-        { class: 'hint', id: 'ex-zoom-hint' },
-        h('span', { class: 'pointer-only' }, 'or drag across a chart'),
-        h('span', { class: 'touch-only' }, 'type the range to zoom'),
-      ),
-    );
+    this.#zoomCtl = h('span', { class: 'field', id: 'ex-zoom-ctl' });
     const controls = h(
       'div',
       { class: 'controls', part: 'controls' },
@@ -261,6 +238,7 @@ export class View {
     else this.#renderFacts(m);
     this.#renderControls(m);
     const ex = m.explanation;
+    if (this.#labeler) queueMicrotask(this.#labeler);
     this.#stagesSection.hidden = !ex;
     this.#weightsSlot.hidden = !ex || !m.weights;
     this.#variantsSlot.hidden = !ex || !m.weights;
@@ -270,7 +248,12 @@ export class View {
       return;
     }
     this.#renderStats(m, ex);
-    this.#insight.textContent = m.weights || normOfForm(m.form).centred ? insight(ex.stages, m.form) : '';
+    const said = m.weights || normOfForm(m.form).centred ? insight(ex.stages, m.form) : '';
+    this.#insight.textContent = said ?? '';
+    if (said === null)
+      void import('./insight-nonfinite.js').then(({ nonFiniteInsight }) => {
+        if (this.#model?.explanation === ex) this.#insight.textContent = nonFiniteInsight(ex.stages);
+      });
     const { from, to, labels } = this.#shown(m, m.d);
     this.stages.render({
       form: m.form,
@@ -285,6 +268,23 @@ export class View {
       tokens: m.tokens,
     });
     if (m.weights) this.#renderExtras();
+  }
+
+  /**
+   * What the host's `label` / `aria-label` and `sections` ask for (host-options.ts, loaded when
+   * one is set): the landmarks named after the label, the parts not kept hidden.
+   */
+  hostOptions(label: string | null, sections: boolean): void {
+    this.#label = label;
+    if (!label && !sections && !this.#labeler) return;
+    void import('./host-options.js').then(({ nameLandmarks, SECTIONS_CSS }) => {
+      const tree = this.root.getRootNode();
+      const sheet = stylesheet(SECTIONS_CSS);
+      if (sections && tree instanceof ShadowRoot && !tree.adoptedStyleSheets.includes(sheet))
+        tree.adoptedStyleSheets = [...tree.adoptedStyleSheets, sheet];
+      this.#labeler = () => nameLandmarks(this.root, this.#label);
+      this.#labeler();
+    });
   }
 
   #shown(m: ViewModel, d: number): { from: number; to: number; labels: boolean } {
@@ -304,6 +304,7 @@ export class View {
       this.#extras.weights.render(m.weights);
       const token = describeRow(m.row, m.shape, m.tokens);
       this.#extras.variants.render(ex.variants, m.form, token, from, to, m.scale, labels);
+      this.#labeler?.();
       return;
     }
     if (this.#extrasAsked) return;
@@ -377,9 +378,23 @@ export class View {
     };
     sync(this.#startInput, from);
     this.#startInput.max = String(Math.max(0, d - WINDOW));
-    if (m.view === 'all') {
+    if (m.view !== 'all') return;
+    if (this.#zoomFrom && this.#zoomTo) {
       sync(this.#zoomFrom, from);
       sync(this.#zoomTo, to);
+    } else if (!this.#zoomAsked) {
+      this.#zoomAsked = true;
+      void import('./zoom-controls.js').then(({ zoomControls }) => {
+        const built = zoomControls(
+          h,
+          () => this.#typed('zoom'),
+          () => this.hooks.changeView({ zoom: null }),
+        );
+        this.#zoomCtl.append(...built.nodes);
+        this.#zoomFrom = built.from;
+        this.#zoomTo = built.to;
+        if (this.#model) this.#renderControls(this.#model);
+      });
     }
   }
 
@@ -391,18 +406,26 @@ export class View {
 
   /** A typed value, checked by typed-inputs.ts (loaded on the first keystroke). */
   #typed(field: 'row' | 'start' | 'zoom'): void {
+    // What was typed, read now: a drawing before the module arrives may set the fields again.
+    const text =
+      field === 'row'
+        ? [this.#rowInput.value]
+        : field === 'start'
+          ? [this.#startInput.value]
+          : [this.#zoomFrom!.value, this.#zoomTo!.value];
     void import('./typed-inputs.js').then(({ typed }) => {
       const m = this.#model;
       if (!m) return;
       const fields = {
         row: this.#rowInput,
         start: this.#startInput,
-        zoomFrom: this.#zoomFrom,
-        zoomTo: this.#zoomTo,
+        zoomFrom: this.#zoomFrom!,
+        zoomTo: this.#zoomTo!,
         rowMsg: this.#rowMsg,
         startMsg: this.#startMsg,
       };
-      typed(field, fields, { ...m, window: WINDOW, pickRow: this.hooks.pickRow, changeView: this.hooks.changeView });
+      const { pickRow, changeView } = this.hooks;
+      typed(field, text, fields, { ...m, window: WINDOW, pickRow, changeView, parseWhole, fmtInt });
     });
   }
 }
