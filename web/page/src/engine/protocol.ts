@@ -359,6 +359,8 @@ export interface EngineApi {
   textStages: { args: TextStagesRequest; result: Explanation };
   /** One norm of the run against the exact answer, per token; `torch`: PyTorch's output of it as .npy. */
   textLab: { args: { runId: number; norm: number; torch: File | null }; result: TextLabResult };
+  /** One norm's captured input as .npy ([tokens, d]), for the reader to run PyTorch's norm on. */
+  textInput: { args: { runId: number; norm: number }; result: DownloadResult };
 }
 
 export type Operation = keyof EngineApi;

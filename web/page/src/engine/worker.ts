@@ -41,7 +41,7 @@ async function theLab(): Promise<{
 let textModule: Promise<typeof import('./text/operations')> | null = null;
 const textKit = { explainRow, normalize, reference, ulp32 };
 const textOp =
-  <K extends 'textRun' | 'textStages' | 'textLab'>(op: K): Handler<K> =>
+  <K extends 'textRun' | 'textStages' | 'textLab' | 'textInput'>(op: K): Handler<K> =>
   async (args, job) =>
     (await (textModule ??= import('./text/operations')))[op](textKit, await rt(), args as never, job) as never;
 const jobs = new Map<number, Job>();
@@ -253,6 +253,7 @@ const handlers: { [K in Operation]: Handler<K> } = {
   textRun: textOp('textRun'),
   textStages: textOp('textStages'),
   textLab: textOp('textLab'),
+  textInput: textOp('textInput'),
 };
 
 /** Nested arrays in the input's shape. JSON has no NaN or ±Inf: those become null (the page says so). */

@@ -7,7 +7,7 @@ import type { LayerNormRuntime } from 'layernorm-wasm';
 import type { Job } from '../compute';
 import type { EngineApi } from '../protocol';
 import { checkText } from './lab';
-import { explainText, runText, type TextKit } from './run';
+import { explainText, inputNpy, runText, type TextKit } from './run';
 
 type Op<K extends keyof EngineApi> = (
   kit: TextKit,
@@ -19,3 +19,4 @@ type Op<K extends keyof EngineApi> = (
 export const textRun: Op<'textRun'> = (_kit, _rt, args, job) => runText(args, job);
 export const textStages: Op<'textStages'> = async (kit, rt, args) => explainText(kit, rt, args);
 export const textLab: Op<'textLab'> = (kit, rt, args) => checkText(kit, rt, args);
+export const textInput: Op<'textInput'> = async (_kit, _rt, args) => inputNpy(args);

@@ -16,8 +16,9 @@ import {
 } from 'layernorm-wasm/onnx';
 import type { Job } from '../compute';
 import type { normalize, reference } from '../norm';
-import type { TextNorm, TextRunRequest, TextRunResult, TextStagesRequest } from '../protocol';
+import type { DownloadResult, TextNorm, TextRunRequest, TextRunResult, TextStagesRequest } from '../protocol';
 import { readTokenizer, type Tokenizer } from './bpe';
+import { writeNpy } from 'layernorm-wasm/io';
 import { download } from './download';
 import { HUB_MODEL, HUB_TOKENIZER } from './hub';
 
@@ -175,4 +176,14 @@ export function normOf(capture: Capture, index: number): Capture['norms'][number
 export function explainText(kit: TextKit, rt: LayerNormRuntime, req: TextStagesRequest): Explanation {
   const n = normOf(heldRun(req.runId), req.norm);
   return kit.explainRow(rt, n.input.data, n.d, req.row, req.weights, req.eps);
+}
+
+/** A norm's captured input as .npy, one row of d per token, named after the norm. */
+export function inputNpy(args: { runId: number; norm: number }): DownloadResult {
+  const n = normOf(heldRun(args.runId), args.norm);
+  const npy = writeNpy(n.input.data, [n.rows, n.d]);
+  return {
+    blob: new Blob([npy as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+    name: `${n.name}.input.npy`,
+  };
 }
