@@ -7,6 +7,7 @@
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
 import type { explainRow, Explanation, LayerNormRuntime, ulp32 } from 'layernorm-wasm';
+import { writeNpy } from 'layernorm-wasm/io';
 import {
   createNormCapture,
   readOnnxModel,
@@ -18,7 +19,6 @@ import type { Job } from '../compute';
 import type { normalize, reference } from '../norm';
 import type { DownloadResult, TextNorm, TextRunRequest, TextRunResult, TextStagesRequest } from '../protocol';
 import { readTokenizer, type Tokenizer } from './bpe';
-import { writeNpy } from 'layernorm-wasm/io';
 import { download } from './download';
 import { HUB_MODEL, HUB_TOKENIZER } from './hub';
 
@@ -81,7 +81,13 @@ async function tokenizerFor(url: string, job: Job): Promise<{ tokenizer: Tokeniz
 async function sessionFor(req: TextRunRequest, job: Job): Promise<NonNullable<typeof open>> {
   const key = modelKey(req);
   if (open?.key === key) return open;
-  const ort = (ortModule ??= loadOrt());
+  // A load that failed (a network error fetching its wasm) is tried again with the next run.
+  const ort = (ortModule ??= loadOrt().catch((e: unknown) => {
+    ortModule = null;
+    throw e;
+  }));
+  // It loads while the model downloads; a failure is reported where it is awaited, below.
+  ort.catch(() => undefined);
   let bytes: Uint8Array | Blob;
   let cached = false;
   let source: string;
