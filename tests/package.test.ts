@@ -317,8 +317,19 @@ export async function explain(w: ExplainerWeights, data: Float32Array): Promise<
   const bytes: Uint8Array = await embeddedWasm('scalar');
   return (el.stages?.output[0] ?? 0) + bytes.length;
 }
-// @ts-expect-error the weights need a Float32Array gamma
-void ((document.createElement('layernorm-explainer').weights = { gamma: [1, 2] }));
+// γ as number[] (what JSON gives) is taken; text is not.
+document.createElement('layernorm-explainer').weights = { gamma: [1, 2] };
+// @ts-expect-error γ must be numbers
+void ((document.createElement('layernorm-explainer').weights = { gamma: 'ab' }));
+const typed = document.createElement('layernorm-explainer');
+typed.addEventListener('rowchange', (e) => console.log(e.detail.row, e.detail.token));
+typed.addEventListener('viewchange', (e) => console.log(e.detail.view, e.detail.zoom?.from));
+typed.addEventListener('error', (e) => console.log(e.message));
+typed.theme = 'auto';
+// @ts-expect-error a theme the element does not have
+typed.theme = 'purple';
+// @ts-expect-error a view the element does not have
+typed.view = 'grid';
 
 import * as ort from 'onnxruntime-web';
 import { captureNorms, createNormCapture, readOnnxModel, type CapturedNorm } from 'layernorm-wasm/onnx';
@@ -397,6 +408,97 @@ void captureNorms(ort, {} as never, 'hello');
   }
 });
 
+describe('the README’s React example, type-checked as the stock Vite react-ts template checks an app', () => {
+  // The template's tsconfig.app.json (Vite 7/8): strict, bundler resolution, react-jsx, skipLibCheck.
+  const template = {
+    target: 'ES2022',
+    useDefineForClassFields: true,
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    module: 'ESNext',
+    types: [],
+    skipLibCheck: true,
+    moduleResolution: 'bundler',
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    moduleDetection: 'force',
+    noEmit: true,
+    jsx: 'react-jsx',
+    strict: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    noFallthroughCasesInSwitch: true,
+  };
+  const types = (name: string) => join(root, 'node_modules', '@types', name);
+  const example = () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const block = /<!-- example: spec tests\/browser\/explainer\/readme\.spec\.ts -->\s*```tsx\n([\s\S]*?)```/.exec(
+      readme,
+    );
+    expect(block, 'the README has the React example in TSX').not.toBeNull();
+    return block![1]!;
+  };
+  /** What a reader may get wrong, each refused by the types. */
+  const mistakes = `
+export function Mistakes() {
+  return (
+    <>
+      {/* @ts-expect-error a theme the element does not have */}
+      <layernorm-explainer theme="purple" />
+      {/* @ts-expect-error the row is a number */}
+      <layernorm-explainer row="2" />
+      <layernorm-explainer onerror={(e) => console.log(e.detail.message, e.message)} onviewchange={(e) => e.detail.scale} />
+    </>
+  );
+}
+`;
+  const check = (name: string, source: string, react: Record<string, string[]>) => {
+    const project = join(dir, `react-${name}`);
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'main.tsx'), source);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...template, paths: react }, files: ['main.tsx'] }),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    let output = '';
+    try {
+      execFileSync(process.execPath, [tsc, '-p', project], { cwd: dir, encoding: 'utf8' });
+    } catch (e) {
+      output = String((e as { stdout?: string }).stdout ?? e);
+    }
+    return output;
+  };
+
+  it('React 19: the example as written, and the mistakes refused', () => {
+    const react = {
+      react: [types('react')],
+      'react/*': [`${types('react')}/*`],
+      'react-dom/client': [join(types('react-dom'), 'client.d.ts')],
+    };
+    expect(check('19', example() + mistakes, react)).toBe('');
+  }, 120_000);
+
+  it('React 18: the element’s JSX, typed the same', () => {
+    const react = { react: [types('react-18')], 'react/*': [`${types('react-18')}/*`] };
+    const app = `import 'layernorm-wasm/explainer';
+import 'layernorm-wasm/explainer/react';
+import { useEffect, useRef } from 'react';
+import type { LayerNormExplainer } from 'layernorm-wasm/explainer';
+
+export function Explainer({ data }: { data: Float32Array }) {
+  const ref = useRef<LayerNormExplainer>(null);
+  useEffect(() => {
+    const el = ref.current!;
+    el.activations = { data, shape: [data.length / 768, 768] };
+    el.addEventListener('rowchange', (e) => console.log(e.detail.token));
+  }, [data]);
+  return <layernorm-explainer ref={ref} src="model.safetensors" row={1} />;
+}
+`;
+    expect(check('18', app + mistakes, react)).toBe('');
+  }, 120_000);
+});
+
 describe('package.json', () => {
   it('passes publint --strict (exports, types, files as bundlers and Node expect them)', () => {
     const bin = join(root, 'node_modules', 'publint', 'src', 'cli.js');
@@ -438,6 +540,8 @@ describe('package.json', () => {
       { kind: 'CJSResolvesToESM', entrypoint: './worker', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './explainer', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './explainer', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './explainer/react', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './explainer/react', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './inline', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './inline', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './onnx', resolutionKind: 'node10' },
@@ -448,6 +552,7 @@ describe('package.json', () => {
       './io',
       './worker',
       './explainer',
+      './explainer/react',
       './inline',
       './onnx',
       './package.json',

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "layernorm/layernorm.h"
+#include "sizes.h"
 #include "validate.h"
 
 namespace {
@@ -137,6 +138,11 @@ int StagesRaw(Address wire, Address stats, Address stages) {
   const layernorm::NormCall c = FromWire(wire);
   float* s = Out(stages);
   const std::size_t d = c.d;
+  // The façade's block holds the six vectors, so their size fits; a d whose six vectors would not
+  // fit in wasm32's size_t would place them modulo 2^32, over other memory.
+  if (!layernorm::detail::BytesFit(d, 6 * sizeof(float))) {
+    return static_cast<int>(layernorm::Status::kSizeOverflow);
+  }
   return static_cast<int>(
       layernorm::detail::StagesValidated(c, reinterpret_cast<layernorm::RowStats*>(stats),
                                          {s, s + d, s + 2 * d, s + 3 * d, s + 4 * d, s + 5 * d}));

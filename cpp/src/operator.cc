@@ -11,6 +11,7 @@
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
 #include "plan.h"
+#include "sizes.h"
 #include "validate.h"
 
 namespace layernorm {
@@ -32,12 +33,13 @@ Status detail::Validate(const NormCall& c) {
   if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
   if (c.d == 0) return Status::kInvalidWidth;
   if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
-  // rows * d * element size must fit in size_t; a division only when the product might not (a
-  // division is ~30 cycles in wasm, a visible share of a one-row call).
-  constexpr std::size_t kHalf = std::size_t{1}
-                                << (std::numeric_limits<std::size_t>::digits / 2 - 2);
-  if ((c.rows >= kHalf || c.d >= kHalf) &&
-      c.rows > std::numeric_limits<std::size_t>::max() / c.d / ElementSize(c.dtype)) {
+  // Every size in bytes of the call's arrays must fit in size_t (sizes.h): rows * d values of the
+  // type (x, y, residual, sum_out), d floats (gamma, beta, bias, a 16-bit row's float32 staging)
+  // and rows doubles (mean, rstd).
+  std::size_t bytes = 0;
+  if (!detail::CheckedMultiply(c.rows, c.d, ElementSize(c.dtype), &bytes) ||
+      !detail::BytesFit(c.d, sizeof(float)) ||
+      ((c.mean || c.rstd) && !detail::BytesFit(c.rows, sizeof(double)))) {
     return Status::kSizeOverflow;
   }
   if (c.norm == Norm::kRmsNorm && c.beta) return Status::kBetaWithRmsNorm;
@@ -60,7 +62,7 @@ const char* StatusMessage(Status status) {
     case Status::kInvalidEpsilon:
       return "eps must be a finite number >= 0";
     case Status::kSizeOverflow:
-      return "rows * d overflows the address space";
+      return "a size in bytes (rows * d values, d floats, rows statistics) overflows size_t";
     case Status::kNoKernel:
       return "no such kernel in this build";
     case Status::kInvalidNorm:
@@ -117,8 +119,12 @@ template <class Run>
 Status WithStaging(const NormCall& call, Run run) {
   if (call.dtype != DType::kFloat32 && call.d > kernels::kStageFloats && !call.scratch) {
     NormCall c = call;
-    std::unique_ptr<float, void (*)(void*)> owned(
-        static_cast<float*>(std::malloc(c.d * sizeof(float))), std::free);
+    // Validate() proves the size fits; the *Validated entry points (the wasm bindings) may not
+    // have been through it, and a wrapped size would allocate too little.
+    std::size_t bytes = 0;
+    if (!detail::CheckedMultiply(c.d, sizeof(float), &bytes)) return Status::kSizeOverflow;
+    std::unique_ptr<float, void (*)(void*)> owned(static_cast<float*>(std::malloc(bytes)),
+                                                  std::free);
     if (!owned) return Status::kOutOfMemory;
     c.scratch = owned.get();
     return run(c);
@@ -153,6 +159,7 @@ Status Statistics(const NormCall& c, RowStats* stats, const Kernel* kernel) {
   checked.y = stats;  // stats stand where the output would
   if (Status s = detail::Validate(checked); s != Status::kOk) return s;
   if (c.residual) return Status::kResidualNotHere;  // h would need storage of its own
+  if (!detail::BytesFit(c.rows, sizeof(RowStats))) return Status::kSizeOverflow;
   return detail::StatisticsValidated(c, stats, kernel);
 }
 
@@ -205,8 +212,7 @@ Status detail::StagesValidated(const NormCall& c, RowStats* stats, const RowStag
           std::max(kernels::FloatBits(max_abs_gain), kernels::FloatBits(c.gamma[j]) & 0x7fffffffu));
     }
   }
-  const bool wide_gain = c.gamma && (c.norm == Norm::kRmsNorm || c.beta) &&
-                         detail::GainMayOverflow(c.norm, max_abs_gain, d);
+  const bool wide_gain = c.gamma && detail::GainMayOverflow(c.norm, max_abs_gain, d);
   const detail::RowPlan plan = detail::PlanRow(c.norm, moments, c.gamma, c.beta, wide_gain);
   const bool rms = c.norm == Norm::kRmsNorm;
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast

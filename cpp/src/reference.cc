@@ -18,6 +18,7 @@
 
 #include "element.h"
 #include "layernorm/layernorm.h"
+#include "sizes.h"
 #include "validate.h"
 
 namespace layernorm {
@@ -63,6 +64,8 @@ Status Reference(const NormCall& c, float* y) {
   checked.mean = checked.rstd = nullptr;
   checked.sum_out = nullptr;
   if (Status s = detail::Validate(checked); s != Status::kOk) return s;
+  // Its two rows of d doubles (sizes.h): wider than size_t can count, std::vector would throw.
+  if (!detail::BytesFit(c.d, 2 * sizeof(double))) return Status::kSizeOverflow;
   const double n = static_cast<double>(c.d);
   std::vector<double> h(c.d), centered(c.d);
   for (std::size_t r = 0; r < c.rows; ++r) {

@@ -41,8 +41,7 @@ struct Schedule {
   LAYERNORM_INLINE static Moments FromSums(Norm norm, std::size_t d, double inv_d, double eps,
                                            const T* row, double s1, double s2) {
     if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
-    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
-                            static_cast<double>(U::Io::Get(row)));
+    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2);
   }
 
   // The places that run once per call or per run (the first row, a row that cannot be pipelined,
@@ -52,8 +51,7 @@ struct Schedule {
   static Moments FromSumsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row,
                               double s1, double s2) {
     if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
-    return LayerNormMomentsOnce(&U::template Sums<true>, row, d, inv_d, eps, s1, s2,
-                                static_cast<double>(U::Io::Get(row)));
+    return LayerNormMomentsOnce(&U::template Sums<true>, row, d, inv_d, eps, s1, s2);
   }
 
   static Moments RowMomentsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row) {
@@ -66,10 +64,9 @@ struct Schedule {
     return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
   }
 
-  // The first row of a call whose gain is checked (a LayerNorm with a gain and a bias, an RMSNorm
-  // with a gain): its moments, and from the same pass whether the gain is too large for the fast
-  // path (plan.h, GainMayOverflow). The gain's loads and integer maxima use ports the float64 sums
-  // leave idle, where a pass of its own cost a one-row call 20%.
+  // The first row of a call with a gain: its moments, and from the same pass whether the gain is
+  // too large for the fast path (plan.h, GainMayOverflow). The gain's loads and integer maxima use
+  // ports the float64 sums leave idle, where a pass of its own cost a one-row call 20%.
   static Moments FirstRowMoments(Norm norm, double inv_d, double eps, const float* gamma,
                                  const T* row, std::size_t d, bool* wide_gain) {
     double s1, s2;
@@ -137,7 +134,7 @@ struct Schedule {
           rms_(c.norm == Norm::kRmsNorm) {
       if (rows == 0) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d_);
-      if (gamma_ && (rms_ || beta_)) {
+      if (gamma_) {
         Plan(FirstRowMoments(norm(), inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
       } else {
         Plan(RowMomentsOnce(norm(), d_, inv_d_, eps_, x_));
@@ -205,7 +202,7 @@ struct Schedule {
     }
 
     void Plan(const Moments& m) {
-      if (mean_) *mean_++ = m.shift + m.mean_shift;
+      if (mean_) *mean_++ = MeanOf(m);
       if (rstd_) *rstd_++ = m.rstd;
       plan_ = PlanRow(norm(), m, gamma_, beta_, wide_gain_);
     }

@@ -65,11 +65,11 @@ inline double UlpIn(DType t, double s) {
   return std::ldexp(1.0, e - 1 - mantissa);
 }
 
-// |y - ref rounded to the type| in units of the type's spacing at |ref - beta| + |beta|, the
+// |y - ref rounded to the type| in units of the type's spacing at max(|ref - beta|, |beta|), the
 // scale ScaledUlpError uses (without beta: the spacing at |ref| itself).
 inline double TypeUlpError(DType t, float y, float ref, float beta) {
   const double b = beta;
-  const double s = std::fabs(static_cast<double>(ref) - b) + std::fabs(b);
+  const double s = std::max(std::fabs(static_cast<double>(ref) - b), std::fabs(b));
   return std::fabs(static_cast<double>(y) - RoundTo(t, ref)) / UlpIn(t, s);
 }
 

@@ -7,7 +7,7 @@
 //   and bias, gain only and neither, the same row formed by a fused residual, and float16 /
 //   bfloat16 rows. With m = delta / d: every other element is at -m from the mean, the odd one at
 //   delta - m, and the variance is delta^2 (d - 1) / d^2. Each expected value is computed in
-//   double from those, a few units of 2^-53 from exact, far inside the 4-spacing contract.
+//   double from those, a few units of 2^-53 from exact, far inside the 6.5-spacing contract.
 // * a gain that overflows float32 in gamma * x^ while the bias brings the answer back into range.
 #include <gtest/gtest.h>
 
@@ -26,8 +26,8 @@ namespace {
 
 using testing::Activations;
 
-constexpr double kMaxScaledUlp = 4.0;  // the float32 contract (kernel_test.cc derives it)
-constexpr double kMaxTypeUlp = 1.0;    // the 16-bit contract (norm_kinds_test.cc derives it)
+constexpr double kMaxScaledUlp = testing::kContractScaledUlp;  // the float32 contract
+constexpr double kMaxTypeUlp = 1.0;  // the 16-bit contract (norm_kinds_test.cc derives it)
 
 struct NearConstant {
   double offset;  // L, a value of the type

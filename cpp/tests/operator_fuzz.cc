@@ -33,14 +33,16 @@
 //   * Stages() reproduces each output row, its statistics and its sum (any NaN matching any NaN
 //     in output and sum: payloads are not part of the contract);
 //   * a row of h (or x) holding NaN/Inf comes out as the type's quiet NaN; otherwise, where the
-//     float64 reference is finite, the output is finite and: float32 within 4 scaled ULP of it;
-//     16-bit equal to the float32 path's output rounded to the type, the float32 path within
-//     4 scaled ULP, and the output within 1 spacing of the type of the reference rounded.
+//     float64 reference is finite, the output is finite and: float32 within the contract's 6.5
+//     scaled ULP of it; 16-bit equal to the float32 path's output rounded to the type, the
+//     float32 path within 6.5 scaled ULP, and the output within 1 spacing of the type of the
+//     reference rounded.
 // gamma, beta and bias are kept finite with |v| <= 1e3 unless bit 5 of byte 0 is set, so the
 // affine step cannot overflow legitimately; with bit 5 only the bit-identity and status checks
 // apply. Known issues, each with a reproducer in cpp/tests/fuzz_regressions/ (see its
 // README.md), are allowed for exactly their mechanism; set LAYERNORM_FUZZ_STRICT=1 to fail on
 // them too.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -65,7 +67,7 @@ using layernorm::testing::Activations;
 
 constexpr std::size_t kMaxD = 64;
 constexpr std::size_t kRepeat = 13;
-constexpr double kMaxScaledUlp = 4.0;
+constexpr double kMaxScaledUlp = layernorm::testing::kContractScaledUlp;
 constexpr double kMaxTypeUlp = 1.0;
 constexpr float kMaxParam = 1e3f;
 constexpr double kUnwritten = -12345.0;
@@ -497,10 +499,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       if (rms && magnitude == 0.0 && !(y == 0.0f)) Fail("a zero row did not give 0", row, j, y, 0);
       double bound = kMaxScaledUlp;
-      const double s = std::fabs(static_cast<double>(ref[i]) - bj) + std::fabs(bj);
+      const double s = std::max(std::fabs(static_cast<double>(ref[i]) - bj), std::fabs(bj));
       // Known limit (fuzz_regressions/README.md, subnormal-xhat-times-gamma): on the fast path a
-      // subnormal float32 x-hat (an element within 2^-126 sigma of the mean) carries an absolute
-      // rounding error of up to 2^-150, which gamma scales; the wide path no longer rounds it.
+      // subnormal float32 x-hat (an element within 2^-126 sigma of the mean, on a row spanning
+      // more binades than its float64 sum holds exactly) carries an absolute rounding error of up
+      // to 2^-150, which gamma scales; the wide path does not round it.
       // Allowed for exactly that, unless LAYERNORM_FUZZ_STRICT is set.
       if (!strict && g && std::fabs(normalized[i]) < 0x1p-126f) {
         bound += std::fabs(static_cast<double>(g[j])) * 0x1p-150 / layernorm::testing::Ulp32(s);
@@ -514,9 +517,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         bound += gj * row_mean_error * stats[row].rstd / layernorm::testing::Ulp32(s);
       }
       const double err = layernorm::testing::ScaledUlpError(y32[i], ref[i], bj);
-      if (!(err <= bound)) Fail("error above 4 scaled ULP", row, j, y32[i], ref[i]);
+      if (!(err <= bound)) Fail("error above the contract's scaled ULP", row, j, y32[i], ref[i]);
       // The 16-bit bound follows from the float32 path's (norm_kinds_test.cc derives it): 1
-      // spacing of the type, plus whatever the float32 path was allowed beyond its 4 ULP.
+      // spacing of the type, plus whatever the float32 path was allowed beyond its contract.
       if (dtype != DType::kFloat32) {
         const double extra = (bound - kMaxScaledUlp) * layernorm::testing::Ulp32(s) /
                              layernorm::testing::UlpIn(dtype, s);

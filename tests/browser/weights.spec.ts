@@ -264,11 +264,11 @@ function expectPrinted(text: string, v: number, what: string): void {
   expect(Math.abs(Number(text) - v), `${what}: ${text} vs ${v}`).toBeLessThanOrEqual(halfUnit * (1 + 1e-9));
 }
 
-/** Within the package's accuracy contract of the exact answer: ≤ 4 sULP, no non-finite mismatch. */
+/** Within the package's accuracy contract of the exact answer: ≤ 6.5 sULP, no non-finite mismatch. */
 function expectWithinContract(y: Float32Array, exact: Float32Array, d: number, beta: Float32Array | null = null) {
   const c = compareOutputs(y, exact, d, beta);
   expect([c.compared, c.nonFiniteMismatches]).toEqual([exact.length, 0]);
-  expect(c.maxScaledUlp).toBeLessThanOrEqual(4);
+  expect(c.maxScaledUlp).toBeLessThanOrEqual(6.5);
 }
 
 test("a Llama GGUF's output_norm.weight runs as RMSNorm with its own ε; GPT-2 then runs as LayerNorm again", async ({

@@ -192,6 +192,64 @@ test('progress after each slice of a large call, and cancellation with the signa
   expect(result.after).toBe(6000);
 });
 
+test('γ, β or the bias in the SharedArrayBuffer of out (or γ inside x with out = x): the main thread’s bits, sliced', async ({
+  page,
+}) => {
+  await open(page);
+  const result = await page.evaluate(async () => {
+    const { init, initWorker } = window.lnw;
+    const d = 768;
+    const rows = 3000; // three slices of at most 1365 rows
+    const wave = (n: number, k: number) =>
+      new Float32Array(n).map((_, i) => Math.sin(i * k) * 2 + (i % 97 === 5 ? 40 : 0));
+    const x = wave(rows * d, 0.013);
+    const residual = wave(rows * d, 0.029);
+    const [gamma, beta, bias] = [wave(d, 0.7).map((v) => 1 + v / 4), wave(d, 0.3).map((v) => v / 8), wave(d, 1.1)];
+    const shared = (values: Float32Array) => {
+      const a = new Float32Array(new SharedArrayBuffer(4 * values.length));
+      a.set(values);
+      return a;
+    };
+    const layouts: Record<string, () => { s: Float32Array; x: Float32Array; o: Record<string, unknown> }> = {
+      gamma: () => {
+        const s = shared(x.map((v) => -v));
+        s.set(gamma);
+        return { s, x, o: { gamma: s.subarray(0, d), beta, out: s } };
+      },
+      beta: () => {
+        const s = shared(x.map((v) => v / 2));
+        s.set(beta, d + 3);
+        return { s, x, o: { gamma, beta: s.subarray(d + 3, 2 * d + 3), out: s } };
+      },
+      bias: () => {
+        const s = shared(x.map((v) => v * 3));
+        s.set(bias, d);
+        return { s, x, o: { gamma, beta, residual, bias: s.subarray(d, 2 * d), out: s } };
+      },
+      gammaInX: () => {
+        const s = shared(x);
+        return { s, x: s, o: { gamma: s.subarray(7, 7 + d), beta, out: s } };
+      },
+    };
+    const same = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+    const rt = await init();
+    const w = await initWorker();
+    const out: Record<string, { same: boolean; slices: number }> = {};
+    for (const [name, layout] of Object.entries(layouts)) {
+      const main = layout();
+      rt.layerNorm(main.x, d, main.o);
+      const wk = layout();
+      let slices = 0;
+      await w.layerNorm(wk.x, d, { ...wk.o, transfer: false, onProgress: () => slices++ });
+      out[name] = { same: same(wk.s, main.s), slices };
+    }
+    w.dispose();
+    return { isolated: self.crossOriginIsolated, out };
+  });
+  const sliced = { same: true, slices: 3 };
+  expect(result).toEqual({ isolated: true, out: { gamma: sliced, beta: sliced, bias: sliced, gammaInX: sliced } });
+});
+
 test('a relative options.wasm is relative to the page, as for init(), not to the worker script', async ({ page }) => {
   await open(page);
   const wasmRequests: string[] = [];

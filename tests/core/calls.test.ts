@@ -1,6 +1,6 @@
 /**
  * The calls every runtime answers alike (tests/kit/calls.mjs), on the main thread: on both
- * backends, each output against the exact oracle — a float32 output within the contract (4 scaled
+ * backends, each output against the exact oracle — a float32 output within the contract (6.5 scaled
  * ULP, NaN/±Infinity where the exact answer has them), a 16-bit one within 1 ulp of the exact
  * answer rounded to its type, sumOut exactly the fused sum, the statistics within float64's error
  * (the mean within d·2^-52 of the row's magnitude, the variance within 1e-12 and rstd within 2^-40

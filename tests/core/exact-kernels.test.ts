@@ -1,5 +1,5 @@
 // Both wasm backends against the exact oracle (tests/kit/exact.mjs) on seeded hard rows: every
-// output within 4 scaled ULP of the exact answer, finite wherever it is finite, NaN exactly on the
+// output within 6.5 scaled ULP of the exact answer, finite wherever it is finite, NaN exactly on the
 // rows holding NaN or ±Infinity — for LayerNorm, the bias-free variant, RMSNorm and the fused
 // residual (h = (x + r) + bias in float32) of each. fast-check draws the seeds; a failure prints
 // the case's kind, shape and seed (replay: hardCase(seed, { kind, maxD, maxElements })).
@@ -54,7 +54,7 @@ function violation(variant: Variant, c: HardCase): string | null {
 }
 
 describe.each(HARD_KINDS)('%s rows', (kind) => {
-  it.each(VARIANTS)(`%s: ≤ 4 scaled ULP of the exact answer on both backends (${RUNS} seeds)`, (variant) => {
+  it.each(VARIANTS)(`%s: ≤ 6.5 scaled ULP of the exact answer on both backends (${RUNS} seeds)`, (variant) => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0x7fffffff }), (seed) => {
         const why = violation(variant, hardCase(seed, { kind, ...SIZE }));

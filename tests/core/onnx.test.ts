@@ -3,7 +3,7 @@
 // broadcast shapes, onnxruntime-node (run offline, models written by web/bench/onnx-model.mjs) and
 // layerNormalization give the same Y, Mean and InvStdDev, with the same shapes, up to onnxruntime's
 // float32 error against the correctly rounded reference; and our own exact expectations: Y is one layerNorm call
-// on the flattened groups (bit for bit, both backends), within 4 scaled ULP of the oracle.
+// on the flattened groups (bit for bit, both backends), within 6.5 scaled ULP of the oracle.
 import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -125,7 +125,7 @@ describe.each(SHAPES)('x of shape %j', (...shape) => {
           expect([...o.Mean!.dims], where).toEqual(got.statsShape);
           expect([...o.InvStdDev!.dims], where).toEqual(got.statsShape);
 
-          // Our Y: one layerNorm call on the flattened groups, within 4 scaled ULP of the oracle.
+          // Our Y: one layerNorm call on the flattened groups, within 6.5 scaled ULP of the oracle.
           const ref = layerNormReference(x, d, { gamma, beta, eps: epsilon });
           expect(bitDifference(got.y, rt.layerNorm(x, d, { gamma, beta, eps: epsilon })), where).toBeNull();
           expect(compareOutputs(got.y, ref, d, beta).maxScaledUlp, where).toBeLessThanOrEqual(4);

@@ -66,7 +66,7 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
       },
     );
 
-    it('the hard cases as x, with a residual: bit-identical to the plain call on h, and within 4 scaled ULP of the oracle', () => {
+    it('the hard cases as x, with a residual: bit-identical to the plain call on h, and within 6.5 scaled ULP of the oracle', () => {
       const rt = runtimes[backend]!;
       const oracle = norm === 'layerNorm' ? layerNormReference : rmsNormReference;
       for (const c of hardCases()) {

@@ -1,5 +1,5 @@
 // RMSNorm, y = γ ⊙ x / √(mean(x²) + ε), on both wasm backends against the correctly rounded reference
-// (rmsNormReference): the hard cases of the shared vector files within 4 scaled ULP and never NaN
+// (rmsNormReference): the hard cases of the shared vector files within 6.5 scaled ULP and never NaN
 // for a finite row, many widths (around the 8-wide SIMD tile, and wider than the 65,536-float
 // chunk) and row counts that cross chunk boundaries, in place and into a caller's array, its
 // stages and its resident form; and the SIMD and scalar builds bit-identical throughout.
@@ -27,7 +27,7 @@ function finiteRowsStayFinite(x: Float32Array, y: Float32Array, d: number): bool
 }
 
 describe.each(['simd', 'scalar'])('%s backend', (backend) => {
-  it(`meets the contract on every hard case: ≤ 4 scaled ULP, never NaN for a finite row (seed ${SEED})`, () => {
+  it(`meets the contract on every hard case: ≤ 6.5 scaled ULP, never NaN for a finite row (seed ${SEED})`, () => {
     const rt = runtimes[backend]!;
     for (const c of hardCases()) {
       const options = { gamma: c.gamma, eps: c.eps };
@@ -40,7 +40,7 @@ describe.each(['simd', 'scalar'])('%s backend', (backend) => {
     }
   });
 
-  it.each(WIDTHS)('d = %i: within 4 scaled ULP of the oracle, into a new array, a caller out and in place', (d) => {
+  it.each(WIDTHS)('d = %i: within 6.5 scaled ULP of the oracle, into a new array, a caller out and in place', (d) => {
     const rt = runtimes[backend]!;
     const rows = rowsFor(d);
     const x = gaussian(rng(SEED + d), rows * d, 0.5, 3);

@@ -116,4 +116,26 @@ describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
       module._free(block);
     }
   });
+
+  it('a count or address past 32 bits is refused before the core reads it, not stored modulo 2^32', async () => {
+    const module = await loadModule(backend);
+    const block = module._malloc(WIRE_BYTES);
+    try {
+      module.HEAPU8.fill(0xa5, block, block + WIRE_BYTES);
+      for (const [name, value] of [
+        ['rows', 2 ** 32],
+        ['d', 2 ** 32 + 3],
+        ['x', -8],
+        ['mean', 2 ** 31 + 0.5],
+      ] as const) {
+        expect(() => writeWire(module, block, { ...CALL, [name]: value })).toThrow(
+          `the core's call: ${name} = ${value} does not fit its 32 bits (a defect)`,
+        );
+      }
+      writeWire(module, block, { ...CALL, rows: 2 ** 32 - 1 });
+      expect(new DataView(module.HEAPU8.buffer).getUint32(block + 8, true)).toBe(2 ** 32 - 1);
+    } finally {
+      module._free(block);
+    }
+  });
 });

@@ -56,7 +56,8 @@ const PROOFS: Record<string, Proof> = {
     ],
   },
   // A row must fit in wasm memory; the core then gets a chunk's rows (at most 65,536 values) or one
-  // row per call, or a tensor's rows, whose bytes were allocated: rows · d · size fits in 32 bits.
+  // row per call, or a tensor's rows, whose bytes were allocated: rows · d · size fits in 32 bits,
+  // and so do d floats (d ≤ 2^28) and the per-row statistics (a chunk's rows, at most 32,768).
   kSizeOverflow: {
     cases: [
       '13: a row too wide for wasm memory',

@@ -86,7 +86,7 @@ const GGUF = [
   /^metadata ".*" has unknown value type \d+$/s,
   /^tensor ".*" claims \d+ dimensions$/s,
   /^tensor ".*" offset \d+ is not a multiple of the alignment \d+$/s,
-  /^tensor ".*" \(bytes \d+\.\.\d+\) runs past the end of the \d+-byte file$/s,
+  /^tensor ".*" \(bytes \d+\.\.(\d+|more than 2\^53)\) runs past the end of (the \d+-byte file|any file)$/s,
   ...WEIGHTS,
 ];
 

@@ -1,7 +1,7 @@
 // Seeded property-based fuzzing with a small budget (a few thousand inputs, a few seconds); the
 // same targets run a million inputs with `npm run fuzz`. See tests/fuzz/targets/index.mjs.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module shared with web/scripts/fuzz.mjs
 import { DOCUMENTED_ERRORS } from './api/catalogue.mjs';
 import { sampleGguf, sampleSafetensors } from '../kit/checkpoints/index.mjs';
@@ -23,6 +23,7 @@ type Target = {
   async: boolean;
   property: () => fc.IProperty<unknown> | fc.IAsyncProperty<unknown>;
   counts?: ApiCounts;
+  close?: () => void;
 };
 type Context = Awaited<ReturnType<typeof setup>>;
 
@@ -39,6 +40,8 @@ const RUNS: Record<string, number> = {
   'io-weights-npy': 250,
   exact: 300,
   'io-onnx': 300,
+  // Each is a climb of 48 steps against the exact oracle, ending in the worker.
+  adversarial: 12,
 };
 
 let ctx: Context;
@@ -47,6 +50,7 @@ beforeAll(async () => {
   ctx = await setup();
   list = targets(ctx);
 });
+afterAll(() => list?.forEach((t) => t.close?.()));
 
 describe('fuzz (seeded, small budget)', () => {
   for (const name of Object.keys(RUNS)) {

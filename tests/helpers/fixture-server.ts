@@ -36,6 +36,7 @@ export const SERVE_MODES = [
   'truncate',
   'slow',
   'wrong-range',
+  'huge-size',
   'redirect',
   'gzip',
   'no-cors',
@@ -224,8 +225,11 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     const [start, end] = parsed;
     const length = end - start + 1;
     // A plausible but wrong answer: the same length, one byte later.
+    // huge-size: the right range of a file said to be past 2^53 bytes, which no double counts exactly.
     const claimed =
-      mode === 'wrong-range' ? `bytes ${start + 1}-${end + 1}/${file.size}` : `bytes ${start}-${end}/${file.size}`;
+      mode === 'wrong-range'
+        ? `bytes ${start + 1}-${end + 1}/${file.size}`
+        : `bytes ${start}-${end}/${mode === 'huge-size' ? '99999999999999999999' : file.size}`;
     record.status = 206;
     res.writeHead(206, {
       ...cors,

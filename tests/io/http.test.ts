@@ -233,6 +233,15 @@ describe('HTTP failures', () => {
     expect(error.message).toContain(`asked for bytes 0-7, got Content-Range "bytes 1-8/${smallFile.length}"`);
   });
 
+  it('refuses a Content-Range stating a size past 2^53 bytes', async () => {
+    const url = server.url('small.safetensors', 'huge-size');
+    const error = await rejection(loadLayerNormWeights(url));
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toBe(
+      `${url}: asked for bytes 0-7, got Content-Range "bytes 0-7/99999999999999999999": a size past 2^53 bytes, which no file has (HTTP 206)`,
+    );
+  });
+
   it('reports network errors with the URL', async () => {
     const closed = await startFixtureServer();
     const url = closed.url('x.safetensors');

@@ -111,6 +111,18 @@ describe('writeNpy', () => {
     expect(e.constructor).toBe(RangeError);
     expect(e.message).toBe('writeNpy: data must have 6 values (the product of shape [2, 3]), got 5');
   });
+
+  it('a shape with a 0 holds no values whatever its other dimensions; one past 2^53 values says so', async () => {
+    // 24 dimensions of 2^53 - 1 multiply to Infinity, and Infinity × 0 would be NaN values.
+    const empty = [...new Array<number>(24).fill(Number.MAX_SAFE_INTEGER), 0];
+    const file = writeNpy(new Float32Array(0), empty);
+    expect((await readNpy(file)).data.length).toBe(0);
+    const e = thrown(() => writeNpy(new Float32Array(1), [2 ** 31, 2 ** 32]));
+    expect(e.constructor).toBe(RangeError);
+    expect(e.message).toBe(
+      'writeNpy: data must have more than 2^53 values (the product of shape [2147483648, 4294967296]), got 1',
+    );
+  });
 });
 
 describe('readNpy', () => {

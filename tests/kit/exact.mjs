@@ -232,7 +232,7 @@ export function ulp32(s) {
 }
 
 /**
- * Compares y with the exact answer: the largest scaled-ULP error |y − e| / ulp32(|e − β| + |β|)
+ * Compares y with the exact answer: the largest scaled-ULP error |y − e| / ulp32(max(|e − β|, |β|))
  * over elements where both are finite (β of column i % d; null for none), where it is, how many
  * elements are non-finite where the exact answer is finite (lost), NaN/±Inf of another kind than
  * the exact answer's (nonFinite), and how many differ in value (+0 and −0 count as equal).
@@ -251,7 +251,7 @@ export function compareToExact(y, exact, beta, d) {
     if (Number.isFinite(a) && Number.isFinite(e)) {
       if (a !== e) differing++;
       const b = beta ? beta[i % d] : 0;
-      const s = Math.abs(a - e) / ulp32(Math.abs(e - b) + Math.abs(b));
+      const s = Math.abs(a - e) / ulp32(Math.max(Math.abs(e - b), Math.abs(b)));
       if (s > maxSulp || worst < 0) {
         maxSulp = s;
         worst = i;

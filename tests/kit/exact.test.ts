@@ -184,14 +184,16 @@ describe('the first guess agrees with exact comparisons alone', () => {
 });
 
 describe('the helpers', () => {
-  it('sulp is the error in float32 spacings of |e − β| + |β|; compareToExact counts what differs', () => {
+  it('sulp is the error in float32 spacings of max(|e − β|, |β|); compareToExact counts what differs', () => {
     const exact = new Float32Array([1, 1, 0, NaN]);
     const y = new Float32Array([1 + 2 ** -23, 1, 2 ** -149, NaN]);
     expect(sulp(y, exact, null, 4)).toBe(1);
-    // Beside β = 1024 an error of 2^-149 is measured in the spacing of 2048.
+    // Beside β = 1024 an error of 2^-149 is measured in the spacing of 1024; beside β = 3 with
+    // e = 7 (γ·x̂ = 4), in the spacing of 4, not of |e − β| + |β| = 7.
     expect(sulp(new Float32Array([2 ** -149]), new Float32Array([0]), new Float32Array([1024]), 1)).toBe(
-      2 ** -149 / 2 ** -12,
+      2 ** -149 / 2 ** -13,
     );
+    expect(sulp(new Float32Array([7 + 2 ** -21]), new Float32Array([7]), new Float32Array([3]), 1)).toBe(1);
     const lost = compareToExact(new Float32Array([Infinity, NaN, -0]), new Float32Array([1, NaN, 0]), null, 3);
     expect(lost).toEqual({ maxSulp: 0, worst: 2, lost: 1, nonFinite: 1, differing: 1 });
   });

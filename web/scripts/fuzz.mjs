@@ -40,6 +40,8 @@ const WEIGHTS = {
   'io-weights-npy': 5,
   exact: 10,
   'io-onnx': 5,
+  // A climb is 48 exact evaluations and a worker call: ~200 of them per 50,000 inputs of budget.
+  adversarial: 0.2,
 };
 
 const ctx = await setup();
@@ -69,6 +71,8 @@ for (const t of list) {
   } else {
     console.log(`  ${t.name.padEnd(16)} ${result.numRuns.toLocaleString('en').padStart(9)} inputs  ok  (${seconds} s)`);
   }
+  if (t.summary) console.log(`    ${t.summary()}`);
+  t.close?.();
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(

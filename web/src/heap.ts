@@ -47,10 +47,15 @@ export class Heap {
   }
 
   #malloc(bytes: number, what: string): number {
-    if (!(bytes <= MAX_WASM_BYTES)) {
+    if (bytes > MAX_WASM_BYTES) {
       throw new RangeError(
         `${what} needs ${formatBytes(bytes)} of wasm memory, more than the module can ever hold (${formatBytes(MAX_WASM_BYTES)})`,
       );
+    }
+    // A size that is not a whole number of bytes (NaN, fractional, negative) is a façade defect, a
+    // wrapped or mistaken computation, never passed on to malloc, whose size_t reads it modulo 2^32.
+    if (!Number.isSafeInteger(bytes) || bytes < 0) {
+      throw new Error(`${what}: a size of ${bytes} bytes, which is not a whole number of bytes: a defect`);
     }
     const ptr = this.module._malloc(Math.max(bytes, 1));
     if (ptr === 0) {
@@ -107,6 +112,8 @@ export class Heap {
 }
 
 export function formatBytes(n: number): string {
+  // A size from a stated shape (allocate's rows × d) may be past what a double counts exactly.
+  if (!(n <= Number.MAX_SAFE_INTEGER)) return 'more than 2^53 bytes';
   if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
   if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
   if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;

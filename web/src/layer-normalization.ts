@@ -12,14 +12,23 @@ import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } fro
 import { RULES } from './rules.js';
 
 const FN = 'layerNormalization';
-const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
+/**
+ * The number of values of a shape. A shape with a dimension 0 holds none, whatever the others: a
+ * plain product of [1e200, 1e200, 0] is Infinity × 0 = NaN. Otherwise a product past 2^53 is not
+ * exact, but it is then larger than any array, so it is never taken for an array's length.
+ */
+const product = (dims: readonly number[]) => (dims.includes(0) ? 0 : dims.reduce((a, b) => a * b, 1));
+/** A count as a message states it: past 2^53, where a double no longer counts exactly, only that. */
+const count = (n: number) => (Number.isSafeInteger(n) ? String(n) : 'more than 2^53');
 
 function checkShape(shape: unknown, length: number): number[] {
   if (!Array.isArray(shape)) throw new TypeError(RULES.mustBe(FN, 'shape', 'an array of dimensions', shape));
   if (shape.length === 0) throw new RangeError(`${FN}: shape must have at least one dimension, got []`);
   const dims = dimensions('shape', shape);
   if (product(dims) !== length) {
-    throw new RangeError(RULES.lengthAs(FN, 'x', product(dims), `the values of shape [${dims.join(', ')}]`, length));
+    throw new RangeError(
+      RULES.lengthAs(FN, 'x', count(product(dims)), `the values of shape [${dims.join(', ')}]`, length),
+    );
   }
   return dims;
 }
@@ -56,7 +65,7 @@ function broadcast(name: string, value: unknown, dims: number[]): Float32Array |
     shape = dimensions(`${name}.shape`, t.shape);
     if (product(shape) !== data.length) {
       const why = `the values of ${name}.shape [${shape.join(', ')}]`;
-      throw new RangeError(RULES.lengthAs(FN, `${name}.data`, product(shape), why, data.length));
+      throw new RangeError(RULES.lengthAs(FN, `${name}.data`, count(product(shape)), why, data.length));
     }
   } else {
     throw new TypeError(RULES.mustBe(FN, name, 'a Float32Array or { data: Float32Array, shape }', value));
@@ -115,7 +124,7 @@ export function layerNormalization<A extends ActivationArray>(
   }
   if (d > MAX_WIDTH) {
     throw new RangeError(
-      `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold ${d} values, more than a row may have (${MAX_WIDTH}: one row must fit in wasm memory)`,
+      `${FN}: the normalized dimensions [${normalized.join(', ')}] (axis ${axis}) hold ${count(d)} values, more than a row may have (${MAX_WIDTH}: one row must fit in wasm memory)`,
     );
   }
   const rows = product(dims.slice(0, first));

@@ -71,7 +71,8 @@ export function compareOutputs(
     compared++;
     const abs = Math.abs(a - e);
     const b = beta ? beta[i % d] : 0;
-    const scaled = abs / ulp32(Math.abs(e - b) + Math.abs(b));
+    // The contract's unit, the spacing of max(|γ·x̂|, |β|): e − β stands for γ·x̂.
+    const scaled = abs / ulp32(Math.max(Math.abs(e - b), Math.abs(b)));
     if (abs > maxAbs || worstIndex < 0) {
       maxAbs = abs;
       worstIndex = i;

@@ -76,9 +76,17 @@ export function asJob(j: Pick<Job, 'fn' | 'norm' | 'kind' | 'rows' | 'd' | 'eps'
   };
 }
 
-const align8 = (n: number) => (n + 7) & ~7;
+/**
+ * n rounded up to a multiple of 8, in doubles: an area reaches 24 × 2^28 bytes (the stages' six
+ * vectors at the widest d), past int32, where `(n + 7) & ~7` would wrap to a small size.
+ */
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
-/** Offsets of a call's areas in the one block allocated for it, each 8-aligned. */
+/**
+ * Offsets of a call's areas in the one block allocated for it, each 8-aligned. The total may pass
+ * what wasm memory can hold (it stays a safe integer: a few areas of at most 2^33 bytes each);
+ * Heap.allocate refuses it then, before anything is written.
+ */
 export class Layout {
   bytes = 0;
   take(n: number): number {

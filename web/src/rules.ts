@@ -25,7 +25,7 @@ export const RULES = {
   mustBe: (fn: string, name: string, expected: string, value: unknown) =>
     `${fn}: ${name} must be ${expected}, got ${describe(value)}`,
   /** An array whose length must match another's, and why (the same as x, one entry per row). */
-  lengthAs: (fn: string, name: string, length: number, why: string, got: number) =>
+  lengthAs: (fn: string, name: string, length: number | string, why: string, got: number) =>
     `${fn}: ${name} must have length ${length} (${why}), got length ${got}`,
   /** A per-feature array (gamma, beta, bias) whose length is not the row's width. */
   lengthD: (fn: string, name: string, d: number, length: number) =>

@@ -61,6 +61,10 @@ export function writeWire(module: LayerNormModule, at: number, c: WireCall): voi
   for (const [name, offset, type] of WIRE_LAYOUT) {
     const value = name === 'norm' ? NORMS[c.norm].wire : ((c[name] as number | undefined) ?? 0);
     if (type === 'f64') view.setFloat64(offset, value, true);
-    else view.setUint32(offset, value, true);
+    else if (type === 'u32' && !(value >= 0 && value <= 0xffffffff && Number.isInteger(value))) {
+      // setUint32 would store it modulo 2^32 (rows 2^32 as 0): the façade's checks keep every
+      // count and address far below, so one past them is a defect, said so before the core runs.
+      throw new Error(`the core's call: ${name} = ${value} does not fit its 32 bits (a defect)`);
+    } else view.setUint32(offset, value, true);
   }
 }

@@ -1,6 +1,6 @@
 // A native program using the layernorm library: GPT-2's final LayerNorm and a Llama-style RMSNorm
 // on a few activation-like rows, each checked against the library's float64 oracle. Exits 1 if an
-// output is more than 4 float32 spacings from it (the library's contract).
+// output is more than 6.5 float32 spacings from it (the library's contract).
 #include <layernorm/layernorm.h>
 
 #include <cmath>
@@ -22,7 +22,7 @@ double WorstError(const layernorm::NormCall& call, const std::vector<float>& y) 
   double worst = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double b = call.beta ? call.beta[i % call.d] : 0.0;
-    const double scale = std::fabs(exact[i] - b) + std::fabs(b);
+    const double scale = std::fmax(std::fabs(exact[i] - b), std::fabs(b));
     worst = std::fmax(worst, std::fabs(double(y[i]) - exact[i]) / Spacing(scale));
   }
   return worst;
@@ -70,5 +70,5 @@ int main() {
   call.d = 0;
   const layernorm::Status bad = layernorm::Normalize(call);
   std::printf("d = 0: %s\n", layernorm::StatusMessage(bad));
-  return ln_error <= 4.0 && rms_error <= 4.0 && bad == layernorm::Status::kInvalidWidth ? 0 : 1;
+  return ln_error <= 6.5 && rms_error <= 6.5 && bad == layernorm::Status::kInvalidWidth ? 0 : 1;
 }

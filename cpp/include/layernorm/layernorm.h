@@ -22,12 +22,12 @@ namespace layernorm {
 enum class Status : int {
   kOk = 0,
   kNullPointer = 1,
-  kInvalidWidth = 2,     // d == 0
-  kInvalidEpsilon = 3,   // eps negative, NaN or infinite
-  kSizeOverflow = 4,     // rows * d does not fit in size_t
-  kNoKernel = 5,         // the requested kernel is not in this build
-  kInvalidNorm = 6,      // not a Norm
-  kInvalidDType = 7,     // not a DType
+  kInvalidWidth = 2,    // d == 0
+  kInvalidEpsilon = 3,  // eps negative, NaN or infinite
+  kSizeOverflow = 4,  // a size in bytes (rows * d values, d floats, rows doubles) overflows size_t
+  kNoKernel = 5,      // the requested kernel is not in this build
+  kInvalidNorm = 6,   // not a Norm
+  kInvalidDType = 7,  // not a DType
   kBetaWithRmsNorm = 8,  // RMSNorm has no bias term
   kMeanWithRmsNorm = 9,  // RMSNorm has no mean
   kBiasWithoutResidual = 10,

@@ -277,22 +277,23 @@ struct RowUkernels {
   // The wide path keeps the gain and bias in double too, so each output is rounded once: the
   // normalized value of an extreme row may itself be subnormal, and rounding it to float32 before
   // a large gain would multiply that rounding error; and a gain near the float32 maximum that a
-  // bias brings back into range does not overflow there. It centres on the mean's pair,
-  // (x - shift) - mean_shift (plan.h). kCenter = false is RMSNorm's (mean 0).
+  // bias brings back into range does not overflow there. It centres on the mean's three parts,
+  // ((x - shift) - mean_shift) - mean_lo (plan.h). kCenter = false is RMSNorm's (mean 0).
   // (One body for every gain and bias: the wide path is for rare rows, and a copy per combination
   // cost 1.2 kB of module.)
   template <bool kCenter>
   static void Wide(const RowParams& p, const T* x, T* y, std::size_t d) {
     const F64 shift = Ops::Splat64(p.shift);
     const F64 mean_shift = Ops::Splat64(p.mean_shift);
+    const F64 mean_lo = Ops::Splat64(p.mean_lo);
     const F64 rstd = Ops::Splat64(p.rstd);
     std::size_t j = 0;
     for (; j + 4 <= d; j += 4) {
       const F32 v = Io::Load4(x + j);
       F64 lo = Ops::PromoteLo(v), hi = Ops::PromoteHi(v);
       if constexpr (kCenter) {
-        lo = Ops::Sub64(Ops::Sub64(lo, shift), mean_shift);
-        hi = Ops::Sub64(Ops::Sub64(hi, shift), mean_shift);
+        lo = Ops::Sub64(Ops::Sub64(Ops::Sub64(lo, shift), mean_shift), mean_lo);
+        hi = Ops::Sub64(Ops::Sub64(Ops::Sub64(hi, shift), mean_shift), mean_lo);
       }
       lo = Ops::Mul64(lo, rstd);
       hi = Ops::Mul64(hi, rstd);
@@ -310,7 +311,7 @@ struct RowUkernels {
     }
     for (; j < d; ++j) {
       double t = static_cast<double>(Io::Get(x + j));
-      if constexpr (kCenter) t = (t - p.shift) - p.mean_shift;
+      if constexpr (kCenter) t = ((t - p.shift) - p.mean_shift) - p.mean_lo;
       t = t * p.rstd;
       if (p.gamma) t = t * static_cast<double>(p.gamma[j]);
       if (p.beta) t = t + static_cast<double>(p.beta[j]);

@@ -20,11 +20,13 @@ namespace layernorm::kernels {
 // and the 16-bit types add no row micro-kernels of their own to the module.
 constexpr std::size_t kStageFloats = 4096;
 
-// A row's statistics as the kernels keep them: the mean as the unevaluated pair shift + mean_shift
-// (src/plan.h says why it is never rounded to one double), the variance and rstd.
+// A row's statistics as the kernels keep them: the mean as the unevaluated sum
+// shift + mean_shift + mean_lo (src/plan.h says why it is never rounded to one double), the
+// variance and rstd.
 struct Moments {
   double shift;       // K: a value of the row, or 0
-  double mean_shift;  // the mean of x - K
+  double mean_shift;  // the mean of x - K, rounded once
+  double mean_lo;     // what that rounding left out: the exact remainder over d, rounded once
   double variance;
   double rstd;
 };
@@ -35,9 +37,11 @@ struct RowParams {
   float mu_hi;
   float mu_lo;
   float rstd32;
-  // Wide path: x̂ = ((x - shift) - mean_shift) * rstd in double, then the gain and bias in double.
+  // Wide path: x̂ = (((x - shift) - mean_shift) - mean_lo) * rstd in double, then the gain and
+  // bias in double.
   double shift;
   double mean_shift;
+  double mean_lo;
   double rstd;
   const float* gamma;  // null: ones
   const float* beta;   // null: zeros (RMSNorm: always null)

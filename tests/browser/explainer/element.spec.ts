@@ -263,12 +263,15 @@ test('weights set while a src is loading: the newer choice stays', async ({ page
   expect(await stagesDiffer(page, 'layerNormStages', '{ gamma: w.gamma, eps: 0.5 }')).toEqual([]);
 });
 
-test('bad inputs are TypeErrors and RangeErrors saying what was expected and what came', async ({ page }) => {
+test('a refused property never throws: its message is shown in place of the drawing and fires error', async ({
+  page,
+}) => {
   await ownData(page, '({ gamma, beta })');
-  const thrown = await page.evaluate(() => {
+  const said = await page.evaluate(async () => {
     const el = document.querySelector('layernorm-explainer')!;
+    const good = { weights: el.weights, activations: el.activations };
     const attempts: [string, () => void][] = [
-      ['gamma array', () => (el.weights = { gamma: [1, 2] as unknown as Float32Array })],
+      ['gamma string', () => (el.weights = { gamma: 'abc' as unknown as Float32Array })],
       ['beta length', () => (el.weights = { gamma: new Float32Array(4), beta: new Float32Array(3) })],
       [
         'rms with beta',
@@ -285,39 +288,59 @@ test('bad inputs are TypeErrors and RangeErrors saying what was expected and wha
       ['zoom', () => (el.zoom = { from: 10, to: 12 })],
       ['scale', () => (el.scale = 'log' as never)],
     ];
-    return attempts.map(([what, f]) => {
+    const out: string[] = [];
+    for (const [what, set] of attempts) {
+      const events: string[] = [];
+      const listen = (e: Event) => events.push((e as CustomEvent<{ message: string }>).detail.message);
+      el.addEventListener('error', listen);
       try {
-        f();
-        return `${what}: no error`;
+        set();
       } catch (e) {
-        return `${what}: ${(e as Error).name}: ${(e as Error).message}`;
+        out.push(`${what}: threw ${(e as Error).message}`);
       }
-    });
+      el.removeEventListener('error', listen);
+      await el.ready;
+      const shown = el.shadowRoot!.querySelector('#ex-status')!.textContent;
+      const drawn = !el.shadowRoot!.querySelector<HTMLElement>('#stages')!.closest('section')!.hidden;
+      out.push(
+        `${what}: ${events.join(' | ')}${shown === events[0] ? '' : ` (shown: ${shown})`}${drawn ? ' (drawn)' : ''}`,
+      );
+      // The property is given a good value again: the refusal is gone.
+      if (what.startsWith('row')) el.row = 0;
+      else if (what === 'zoom') el.zoom = null;
+      else if (what === 'scale') el.scale = 'symlog';
+      else if (what.startsWith('shape') || what === 'tokens') el.activations = good.activations;
+      else el.weights = good.weights;
+    }
+    return out;
   });
-  expect(thrown).toEqual([
-    'gamma array: TypeError: <layernorm-explainer>: weights.gamma must be a Float32Array, got Array(2)',
-    'beta length: RangeError: <layernorm-explainer>: weights.beta must have length d = 4, got length 3',
-    'rms with beta: RangeError: <layernorm-explainer>: RMSNorm has no bias term, so no weights.beta option; got weights.beta Float32Array(4)',
-    'eps: RangeError: <layernorm-explainer>: weights.eps must be a finite number >= 0, got number -1',
-    'eps type: TypeError: <layernorm-explainer>: weights.eps must be a finite number >= 0, got string "1e-5"',
-    'empty gamma: RangeError: <layernorm-explainer>: weights.gamma must be a Float32Array of d >= 1 values, got Float32Array(0)',
-    'shape: RangeError: <layernorm-explainer>: activations.data must have length 8 (the values of shape [4, 2]), got length 6',
-    'shape entry: RangeError: <layernorm-explainer>: activations.shape[1] must be a positive integer, got number 0',
-    'tokens: RangeError: <layernorm-explainer>: activations.tokens must have length 3 (one string per row), got length 1',
-    'row: RangeError: <layernorm-explainer>: row must be an integer >= 0, got number 1.5',
-    'row type: TypeError: <layernorm-explainer>: row must be an integer >= 0, got string "2"',
-    'zoom: RangeError: <layernorm-explainer>: zoom.to must be at least zoom.from + 3 = 13 (4 features), got number 12',
-    "scale: TypeError: <layernorm-explainer>: scale must be 'symlog', 'linear' or 'own', got string \"log\"",
+  expect(said).toEqual([
+    'gamma string: <layernorm-explainer>: weights.gamma must be a Float32Array, another typed array or an array of numbers, got string "abc"',
+    'beta length: <layernorm-explainer>: weights.beta must have length d = 4, got length 3',
+    'rms with beta: <layernorm-explainer>: RMSNorm has no bias term, so no weights.beta option; got weights.beta Float32Array(4)',
+    'eps: <layernorm-explainer>: weights.eps must be a finite number >= 0, got number -1',
+    'eps type: <layernorm-explainer>: weights.eps must be a finite number >= 0, got string "1e-5"',
+    'empty gamma: <layernorm-explainer>: weights.gamma must be d >= 1 values, got Float32Array(0)',
+    'shape: <layernorm-explainer>: activations.data must have length 8 (the values of shape [4, 2]), got length 6',
+    'shape entry: <layernorm-explainer>: activations.shape[1] must be a positive integer, got number 0',
+    'tokens: <layernorm-explainer>: activations.tokens must have length 3 (one string per row), got length 1',
+    'row: <layernorm-explainer>: row must be an integer >= 0, got number 1.5',
+    'row type: <layernorm-explainer>: row must be an integer >= 0, got string "2"',
+    'zoom: <layernorm-explainer>: zoom.to must be at least zoom.from + 3 = 13 (4 features), got number 12',
+    "scale: <layernorm-explainer>: scale must be 'symlog', 'linear' or 'own', got string \"log\"",
   ]);
-  // After all that, it still shows the last good inputs.
+  // After all that, it shows the last good inputs again.
+  await expect(page.locator('#ex-status')).toBeHidden();
   expect(await stagesDiffer(page, 'layerNormStages', '{ gamma: w.gamma, beta: w.beta }')).toEqual([]);
   // What an author writes in HTML cannot throw: it is said in the element.
   await explainer(page).evaluate((el) => el.setAttribute('row', '9'));
   await expect(page.locator('#ex-status')).toHaveText('Row 9 does not exist: these activations have 6 rows (0 to 5).');
   await explainer(page).evaluate((el) => el.setAttribute('row', 'two'));
-  await expect(page.locator('#ex-status')).toHaveText('row="two" is not a whole number ≥ 0: showing row 0.');
-  await explainer(page).evaluate((el) => el.setAttribute('row', '2'));
+  await expect(page.locator('#ex-notes')).toHaveText('row="two" is not a whole number ≥ 0: showing row 0.');
   await expect(page.locator('#ex-status')).toBeHidden();
+  await expect(page.locator('#ex-token')).toHaveText('row 0 “The”');
+  await explainer(page).evaluate((el) => el.setAttribute('row', '2'));
+  await expect(page.locator('#ex-notes')).toBeHidden();
   await expect(page.locator('#ex-token')).toHaveText('row 2 “␣sat”');
   // Weights of another width than the activations.
   await page.evaluate(
@@ -326,6 +349,49 @@ test('bad inputs are TypeErrors and RangeErrors saying what was expected and wha
   await expect(page.locator('#ex-status')).toContainText(
     "The weights have d = 896 but the activations' last axis is 768",
   );
+  await expect(page.locator('#stages')).toBeHidden();
+  await expect(page.locator('#fact-norm')).toHaveCount(0);
+});
+
+test('an out-of-range row and a width mismatch fire error too, each once', async ({ page }) => {
+  await ownData(page, '({ gamma, beta })');
+  await page.evaluate(() => {
+    const el = document.querySelector('layernorm-explainer')!;
+    (window as unknown as { said: string[] }).said = [];
+    el.addEventListener('error', (e) =>
+      (window as unknown as { said: string[] }).said.push((e as CustomEvent<{ message: string }>).detail.message),
+    );
+    el.row = 9;
+  });
+  await expect(page.locator('#ex-status')).toHaveText('Row 9 does not exist: these activations have 6 rows (0 to 5).');
+  await page.evaluate(() => {
+    const el = document.querySelector('layernorm-explainer')!;
+    el.row = 1;
+    el.weights = { gamma: new Float32Array(16).fill(1) };
+  });
+  await expect(page.locator('#ex-status')).toContainText('The weights have d = 16');
+  expect(await page.evaluate(() => (window as unknown as { said: string[] }).said)).toEqual([
+    'Row 9 does not exist: these activations have 6 rows (0 to 5).',
+    "The weights have d = 16 but the activations' last axis is 768 ([1, 6, 768]): they must be equal.",
+  ]);
+});
+
+test('γ and β as number[] or Float64Array are converted to float32 once and give the same stages', async ({ page }) => {
+  await ownData(page, '({ gamma: Array.from(gamma), beta: new Float64Array(beta) })');
+  const kept = await page.evaluate(() => {
+    const w = document.querySelector('layernorm-explainer')!.weights!;
+    return [w.gamma.constructor.name, w.beta!.constructor.name];
+  });
+  expect(kept).toEqual(['Float32Array', 'Float32Array']);
+  expect(await stagesDiffer(page, 'layerNormStages', '{ gamma: w.gamma, beta: w.beta }')).toEqual([]);
+  const ref = await page.evaluate(
+    ([gamma]) => {
+      const w = document.querySelector('layernorm-explainer')!.weights!;
+      return w.gamma.every((g, i) => Object.is(g, Math.fround(gamma[i]!)));
+    },
+    [Array.from(GAMMA)] as const,
+  );
+  expect(ref).toBe(true);
 });
 
 test('importing twice is harmless; nothing is fetched before the element comes near the viewport', async ({ page }) => {

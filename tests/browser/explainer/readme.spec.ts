@@ -48,7 +48,7 @@ async function axe(page: Page): Promise<string[]> {
 const [html, jsx] = specBlocks('tests/browser/explainer/readme.spec.ts');
 
 test('the README has the two examples this spec runs: HTML, then React', () => {
-  expect([html!.lang, jsx!.lang]).toEqual(['html', 'jsx']);
+  expect([html!.lang, jsx!.lang]).toEqual(['html', 'tsx']);
 });
 
 test('the plain HTML example, as written', async ({ page }) => {
@@ -74,8 +74,8 @@ test('the React example, built by Vite as written', async ({ page }) => {
     {
       'index.html':
         '<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>A React app</title></head>' +
-        '<body><main id="root"></main><script type="module" src="/src/main.jsx"></script></body></html>',
-      'src/main.jsx': jsx!.code,
+        '<body><main id="root"></main><script type="module" src="/src/main.tsx"></script></body></html>',
+      'src/main.tsx': jsx!.code,
     },
     '/react/',
   );

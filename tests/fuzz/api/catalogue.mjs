@@ -8,7 +8,7 @@ const FN =
   '(?<fn>layerNorm|rmsNorm|layerNormStats|layerNormStages|rmsNormStages|layerNormalization|createLayerNorm|createRmsNorm|allocate|LayerNorm\\.forward|LayerNorm\\.forwardTensor|WasmTensor\\.set|WasmTensor\\.view|WasmTensor\\.toArray|float32ToHalfBits|halfBitsToFloat32|init)';
 /** What errors.ts's describe() writes for a value. */
 const GOT = '(?<got>null|undefined|number \\S+|string ".*"|bigint -?\\d+n|[A-Za-z_$][\\w$]*(\\(\\d+\\))?)';
-const SIZE = '\\S+ (bytes|KiB|MiB|GiB)';
+const SIZE = '(\\S+ (bytes|KiB|MiB|GiB)|more than 2\\^53 bytes)';
 const ARRAYS = '(Float32Array|Uint16Array|Float16Array|Float64Array)';
 const LOOKALIKE = `an object that only inherits from (${ARRAYS}\\.prototype|a typed array prototype) \\(a Proxy or Object\\.create result, not a typed array\\)`;
 /** Arguments and options that are arrays of the activations' kind, or float32 parameters. */
@@ -176,7 +176,7 @@ const CATALOGUE = [
   [
     'shape size',
     RangeError,
-    `(?<fn>layerNormalization): (x must have length \\S+ \\(the values of shape ${DIMS}\\)|(gamma|beta)\\.data must have length \\S+ \\(the values of (gamma|beta)\\.shape ${DIMS}\\)), got length \\d+`,
+    `(?<fn>layerNormalization): (x must have length (\\S+|more than 2\\^53) \\(the values of shape ${DIMS}\\)|(gamma|beta)\\.data must have length (\\S+|more than 2\\^53) \\(the values of (gamma|beta)\\.shape ${DIMS}\\)), got length \\d+`,
   ],
   [
     'axis',
@@ -186,7 +186,7 @@ const CATALOGUE = [
   [
     'normalized size',
     RangeError,
-    `(?<fn>layerNormalization): the normalized dimensions ${DIMS} \\(axis -?\\d+\\) hold (no values to normalize|\\S+ values, more than a row may have \\(268435456: one row must fit in wasm memory\\))`,
+    `(?<fn>layerNormalization): the normalized dimensions ${DIMS} \\(axis -?\\d+\\) hold (no values to normalize|(\\S+|more than 2\\^53) values, more than a row may have \\(268435456: one row must fit in wasm memory\\))`,
   ],
   [
     'Scale or B type',

@@ -9,6 +9,8 @@
 //                 correctly rounded reference: SIMD and scalar bit-identical, the accuracy contract met
 //   exact         the test kit's hard rows through both builds, every norm and the fused
 //                 residual, judged by the exact oracle (tests/kit/exact.mjs)
+//   adversarial   hill climbs from constructed starts toward the largest error against the exact
+//                 oracle, both builds, the fused residual and the worker (adversarial.mjs)
 //   io-*          the file and text parsers (and the ONNX model reader, io-onnx) on arbitrary,
 //                 mutated and deeply nested input: only
 //                 the package's FormatError, for the format read, naming the source, with one of
@@ -16,6 +18,7 @@
 import { init } from '../../../dist/index.js';
 import * as io from '../../../dist/io/index.js';
 import * as onnx from '../../../dist/onnx/index.js';
+import { adversarialTarget } from './adversarial.mjs';
 import { apiTarget } from './api.mjs';
 import { differentialTarget } from './differential.mjs';
 import { exactTarget } from './exact.mjs';
@@ -49,6 +52,7 @@ const TARGETS = [
   ioWeightsNpyTarget,
   exactTarget,
   ioOnnxTarget,
+  adversarialTarget,
 ];
 
 /** Every target as { name, property(), async } for fc.assert / fc.check; `setup()` first. */

@@ -97,6 +97,7 @@ export const FILE_CASES = [
   P('P39', 'a tensor of 9 dimensions', (c) => c.io.loadLayerNormWeights(ggufTensorFile('output_norm.weight', [1, 1, 1, 1, 1, 1, 1, 1, 1], 0, 0, 4)), 'Uint8Array (164 bytes): invalid gguf: tensor "output_norm.weight" claims 9 dimensions', ASYNC),
   P('P40', 'a tensor at offset 4 with alignment 32', (c) => c.io.loadLayerNormWeights(ggufTensorFile('output_norm.weight', [2], 0, 4, 16)), 'Uint8Array (112 bytes): invalid gguf: tensor "output_norm.weight" offset 4 is not a multiple of the alignment 32', ASYNC),
   P('P41', '1000 values in a 112-byte file', (c) => c.io.loadLayerNormWeights(ggufTensorFile('output_norm.weight', [1000], 0, 0, 16)), 'Uint8Array (112 bytes): invalid gguf: tensor "output_norm.weight" (bytes 96..4096) runs past the end of the 112-byte file', ASYNC),
+  P('P41a', '2^80 values, more bytes than a double counts', (c) => c.io.loadLayerNormWeights(ggufTensorFile('output_norm.weight', [2 ** 40, 2 ** 40], 0, 0, 16)), 'Uint8Array (112 bytes): invalid gguf: tensor "output_norm.weight" (bytes 96..more than 2^53) runs past the end of the 112-byte file', ASYNC),
   // JSON
   P('P42', 'JSON [1]]', (c) => c.io.parseActivationsJson('[1]]', 'x.json'), 'x.json: invalid json: expected the end of the input, got "]" (line 1, column 4)'),
   P('P43', 'JSON {1: 2}', (c) => c.io.parseActivationsJson('{1: 2}', 'x.json'), 'x.json: invalid json: expected a quoted property name, got "1: 2}" (line 1, column 2)'),

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_FORM, DEFAULT_NORM, NORM_FORMS, normFormOf, normOfForm, type NormForm } from '../norms.js';
 import type { LayerNormRuntime } from '../types.js';
-import type { ExplainerWeights, Explanation } from './types.js';
+import type { ExplainerStages, ExplainerWeights, Explanation } from './types.js';
 
 /** The form these weights run in (LayerNorm with γ = 1 while there are none). */
 export function formOf(w: ExplainerWeights | null | undefined): NormForm {
@@ -52,4 +52,12 @@ export function explainRow(
       rmsnorm: rms.output,
     },
   };
+}
+
+/** The first feature of a window of `size` around the row's strongest feature (the first NaN, if any). */
+export function strongestWindow(st: ExplainerStages, d: number, size: number): number {
+  const spread = 'centered' in st ? st.centered : st.input;
+  let best = 0;
+  for (let j = 1; j < d; j++) if (Math.abs(spread[j]!) > Math.abs(spread[best]!) || Number.isNaN(spread[j]!)) best = j;
+  return Math.max(0, Math.min(d - size, best - (size >> 1) + 1));
 }

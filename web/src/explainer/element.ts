@@ -10,18 +10,22 @@
  * what it draws is in view.ts and the views beside it.
  */
 import { RULES, oneOf } from '../rules.js';
-import { explainRow, formOf, widthOf } from './compute.js';
-import { defaultRuntime, loadWeights } from './sources.js';
+import { readAttribute, SCALES, takeUpEarlyProperties, THEMES, VIEWS } from './attributes.js';
+import { explainRow, formOf, strongestWindow, widthOf } from './compute.js';
+import { defaultRuntime, loadWeights, markup } from './sources.js';
 import { checkActivations, checkEngine, checkIndex, checkWeights } from './inputs.js';
 import { stylesheet } from './styles.js';
 import type {
   ExplainerActivations,
+  ExplainerActivationsInput,
   ExplainerEngine,
   ExplainerRuntime,
   ExplainerScale,
   ExplainerStages,
+  ExplainerTheme,
   ExplainerView,
   ExplainerWeights,
+  ExplainerWeightsInput,
   Explanation,
   RowChangeDetail,
   ViewChangeDetail,
@@ -29,8 +33,9 @@ import type {
 import { View, WINDOW, type ViewModel } from './view.js';
 
 const DEFAULT_EPS = 1e-5;
-const VIEWS: readonly ExplainerView[] = ['window', 'all'];
-const SCALES: readonly ExplainerScale[] = ['symlog', 'linear', 'own'];
+const JSON_CHILD = ':scope > script[type="application/json"]';
+/** How long an element stays empty before it says what to set. */
+const GUIDE_DELAY_MS = 2000;
 
 /** In Node (server rendering) there is no HTMLElement: the class exists, and is never constructed. */
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
@@ -44,14 +49,18 @@ interface Computed {
   result: Explanation;
 }
 
-function wholeAttr(value: string | null): number | null {
-  if (value === null || !/^\s*\d+\s*$/.test(value)) return null;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
 export class LayerNormExplainer extends Base {
-  static readonly observedAttributes = ['src', 'row', 'theme', 'view', 'start', 'zoom', 'scale'];
+  static readonly observedAttributes = [
+    'src',
+    'activations-src',
+    'tokens-src',
+    'row',
+    'theme',
+    'view',
+    'start',
+    'zoom',
+    'scale',
+  ];
 
   readonly #view: View;
   #weights: ExplainerWeights | null = null;
@@ -65,6 +74,10 @@ export class LayerNormExplainer extends Base {
   #scale: ExplainerScale = 'symlog';
   /** Attributes whose values could not be used, and why. */
   readonly #attrProblems = new Map<string, string>();
+  /** Properties whose last value was refused, and why. */
+  readonly #refused = new Map<string, string>();
+  /** The problem last reported by an `error` event, so that each is reported once. */
+  #reported: string | null = null;
   #computed: Computed | null = null;
   #status: ViewModel['status'] = null;
   #srcLoad: AbortController | null = null;
@@ -105,6 +118,8 @@ export class LayerNormExplainer extends Base {
   }
 
   connectedCallback(): void {
+    takeUpEarlyProperties(this);
+    if (!this.#activations && !this.#engine && !this.#markupLoad) this.#loadMarkup();
     if (this.#observer || this.#visible) return;
     const io = new IntersectionObserver(
       (entries) => {
@@ -129,28 +144,16 @@ export class LayerNormExplainer extends Base {
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
     if (this.#reflecting) return;
     this.#attrProblems.delete(name);
-    const bad = (text: string) => this.#attrProblems.set(name, `${name}="${value}" ${text}`);
     if (name === 'src') this.#loadSrc(value);
-    else if (name === 'row') {
-      const n = value === null ? 0 : wholeAttr(value);
-      if (n === null) bad('is not a whole number ≥ 0: showing row 0.');
-      this.#row = n ?? 0;
-    } else if (name === 'view') {
-      this.#viewMode =
-        value === null ? 'window' : VIEWS.includes(value as ExplainerView) ? (value as ExplainerView) : 'window';
-      if (value !== null && !VIEWS.includes(value as ExplainerView)) bad(`is not one of ${VIEWS.join(', ')}.`);
-    } else if (name === 'scale') {
-      this.#scale =
-        value === null ? 'symlog' : SCALES.includes(value as ExplainerScale) ? (value as ExplainerScale) : 'symlog';
-      if (value !== null && !SCALES.includes(value as ExplainerScale)) bad(`is not one of ${SCALES.join(', ')}.`);
-    } else if (name === 'start') {
-      this.#start = value === null ? null : wholeAttr(value);
-      if (value !== null && this.#start === null) bad('is not a whole number ≥ 0.');
-    } else if (name === 'zoom') {
-      const m = value === null ? null : /^\s*(\d+)\s*[-–:]\s*(\d+)\s*$/.exec(value);
-      this.#zoom = m && Number(m[2]) - Number(m[1]) >= 3 ? { from: Number(m[1]), to: Number(m[2]) } : null;
-      if (value !== null && !this.#zoom) bad('is not a range of at least 4 features, such as "400-500".');
-    }
+    else if (name === 'activations-src' || name === 'tokens-src') this.#loadMarkup();
+    const read = readAttribute(name, value);
+    const v = read.value as never;
+    if (name === 'row') this.#row = v;
+    else if (name === 'view') this.#viewMode = v;
+    else if (name === 'scale') this.#scale = v;
+    else if (name === 'start') this.#start = v;
+    else if (name === 'zoom') this.#zoom = v;
+    if (read.note) this.#attrProblems.set(name, read.note);
     this.#invalidate();
   }
 
@@ -160,23 +163,21 @@ export class LayerNormExplainer extends Base {
   get weights(): ExplainerWeights | null {
     return this.#weights;
   }
-  set weights(value: ExplainerWeights | null) {
-    this.#weights = checkWeights(value);
+  set weights(value: ExplainerWeightsInput | null) {
+    this.#accept('weights', () => (this.#weights = checkWeights(value)));
     // A src still loading would overwrite these when it arrives: the newer choice wins.
     this.#srcLoad?.abort();
     this.#srcLoad = null;
     this.#pendingSrc = null;
     if (this.#status?.kind === 'info') this.#status = null;
-    this.#invalidate();
   }
 
   /** The hidden states: { data, shape, tokens? }, d values per row in the last axis. */
   get activations(): ExplainerActivations | null {
     return this.#activations;
   }
-  set activations(value: ExplainerActivations | null) {
-    this.#activations = checkActivations(value);
-    this.#invalidate();
+  set activations(value: ExplainerActivationsInput | null) {
+    this.#accept('activations', () => (this.#activations = checkActivations(value)));
   }
 
   /** The row (token) explained; reflected as the `row` attribute. */
@@ -184,16 +185,17 @@ export class LayerNormExplainer extends Base {
     return this.#row;
   }
   set row(value: number) {
-    this.#row = checkIndex('row', value);
-    this.#attrProblems.delete('row');
-    this.#reflect('row', String(this.#row));
-    this.#invalidate();
+    this.#accept('row', () => {
+      this.#row = checkIndex('row', value);
+      this.#attrProblems.delete('row');
+      this.#reflect('row', String(this.#row));
+    });
   }
 
   /** The selected row's stages, exactly as layerNormStages / rmsNormStages return them; null until computed. */
   get stages(): ExplainerStages | null {
     const c = this.#computed;
-    return c && this.#isCurrent(c) ? c.result.stages : null;
+    return c && this.#isCurrent(c) && !this.#problem() ? c.result.stages : null;
   }
 
   /** A checkpoint URL read by range requests (safetensors, GGUF); its ε and norm come with it. */
@@ -204,10 +206,11 @@ export class LayerNormExplainer extends Base {
     this.setAttribute('src', String(value));
   }
 
-  get theme(): string {
-    return this.getAttribute('theme') ?? 'light';
+  get theme(): ExplainerTheme {
+    const t = this.getAttribute('theme') as ExplainerTheme | null;
+    return t && THEMES.includes(t) ? t : 'light';
   }
-  set theme(value: string) {
+  set theme(value: ExplainerTheme) {
     this.setAttribute('theme', String(value));
   }
 
@@ -215,10 +218,12 @@ export class LayerNormExplainer extends Base {
     return this.#viewMode;
   }
   set view(value: ExplainerView) {
-    if (!VIEWS.includes(value)) throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'view', oneOf(VIEWS), value));
-    this.#viewMode = value;
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('view', () => {
+      if (!VIEWS.includes(value))
+        throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'view', oneOf(VIEWS), value));
+      this.#viewMode = value;
+      this.#reflectView();
+    });
   }
 
   /** First feature of the window (view 'window'); by default the window shows the row's strongest feature. */
@@ -226,17 +231,13 @@ export class LayerNormExplainer extends Base {
     const d = this.#width();
     if (this.#start !== null || d === null) return this.#start ?? 0;
     const st = this.stages;
-    if (!st) return 0;
-    const spread = 'centered' in st ? st.centered : st.input;
-    let best = 0;
-    for (let j = 1; j < d; j++)
-      if (Math.abs(spread[j]!) > Math.abs(spread[best]!) || Number.isNaN(spread[j]!)) best = j;
-    return Math.max(0, Math.min(d - WINDOW, best - (WINDOW >> 1) + 1));
+    return st ? strongestWindow(st, d, WINDOW) : 0;
   }
   set start(value: number) {
-    this.#start = checkIndex('start', value);
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('start', () => {
+      this.#start = checkIndex('start', value);
+      this.#reflectView();
+    });
   }
 
   /** The features view 'all' shows; null: every one. */
@@ -244,29 +245,31 @@ export class LayerNormExplainer extends Base {
     return this.#zoom;
   }
   set zoom(value: { from: number; to: number } | null) {
-    if (value !== null) {
-      const from = checkIndex('zoom.from', value?.from);
-      const to = checkIndex('zoom.to', value?.to);
-      if (to - from < 3)
-        throw new RangeError(
-          RULES.mustBe('<layernorm-explainer>', 'zoom.to', `at least zoom.from + 3 = ${from + 3} (4 features)`, to),
-        );
-      value = { from, to };
-    }
-    this.#zoom = value;
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('zoom', () => {
+      if (value !== null && value !== undefined) {
+        const from = checkIndex('zoom.from', value?.from);
+        const to = checkIndex('zoom.to', value?.to);
+        if (to - from < 3)
+          throw new RangeError(
+            RULES.mustBe('<layernorm-explainer>', 'zoom.to', `at least zoom.from + 3 = ${from + 3} (4 features)`, to),
+          );
+        value = { from, to };
+      }
+      this.#zoom = value ?? null;
+      this.#reflectView();
+    });
   }
 
   get scale(): ExplainerScale {
     return this.#scale;
   }
   set scale(value: ExplainerScale) {
-    if (!SCALES.includes(value))
-      throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'scale', oneOf(SCALES), value));
-    this.#scale = value;
-    this.#reflectView();
-    this.#invalidate();
+    this.#accept('scale', () => {
+      if (!SCALES.includes(value))
+        throw new TypeError(RULES.mustBe('<layernorm-explainer>', 'scale', oneOf(SCALES), value));
+      this.#scale = value;
+      this.#reflectView();
+    });
   }
 
   /** The runtime to compute with (e.g. the inline entry's init()); default: init() on first use. */
@@ -283,9 +286,10 @@ export class LayerNormExplainer extends Base {
     return this.#engine;
   }
   set engine(value: ExplainerEngine | null) {
-    this.#engine = checkEngine(value);
-    this.#computed = null;
-    this.#invalidate();
+    this.#accept('engine', () => {
+      this.#engine = checkEngine(value);
+      this.#computed = null;
+    });
   }
 
   /**
@@ -293,7 +297,8 @@ export class LayerNormExplainer extends Base {
    * the element comes near the viewport: for an element far below, it settles after that.
    */
   get ready(): Promise<void> {
-    if (!this.#queued && !this.#busy && !this.#srcLoad && !this.#pendingSrc && !this.#idle) return Promise.resolve();
+    const loading = this.#srcLoad || this.#pendingSrc || this.#markupLoad;
+    if (!this.#queued && !this.#busy && !loading && !this.#idle) return Promise.resolve();
     return (this.#idle ??= deferred()).promise;
   }
 
@@ -341,6 +346,29 @@ export class LayerNormExplainer extends Base {
     this.#reflect('scale', this.#scale === 'symlog' ? null : this.#scale);
   }
 
+  /**
+   * Sets a property through `apply`, which checks the value: a property never throws (in React, a
+   * throwing setter unmounts the whole app). A refused value keeps the last good one, is shown in
+   * the element in place of what it would have drawn, and fires `error` with the same message.
+   */
+  #accept(name: string, apply: () => void): void {
+    try {
+      apply();
+      this.#refused.delete(name);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.#refused.set(name, message);
+      this.#error(message, e);
+    }
+    this.#invalidate();
+  }
+
+  /** An ErrorEvent carrying `{ message, error }` as its detail too (types.ts: ExplainerErrorEvent). */
+  #error(message: string, error: unknown): void {
+    const e = new ErrorEvent('error', { message, error, bubbles: true, composed: true });
+    this.dispatchEvent(Object.assign(e, { detail: { message, error } }));
+  }
+
   #emit<T>(type: string, detail: T): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
@@ -363,10 +391,11 @@ export class LayerNormExplainer extends Base {
           this.#weights = w;
           this.#invalidate();
         },
-        (e: unknown) => {
+        async (e: unknown) => {
+          const why = await (await markup()).loadFailure(src, e);
           if (this.#srcLoad !== controller) return;
           this.#srcLoad = null;
-          this.#fail(`Could not load the weights from ${src}: ${e instanceof Error ? e.message : String(e)}`, e);
+          this.#fail(`Could not load the weights from ${src}: ${why}`, e);
         },
       );
     };
@@ -378,12 +407,58 @@ export class LayerNormExplainer extends Base {
   }
 
   #pendingSrc: (() => void) | null = null;
+  /** activations-src, tokens-src or an inline JSON script being read (markup-inputs.ts). */
+  #markupLoad: AbortController | null = null;
+  #pendingMarkup: (() => void) | null = null;
+  /** The empty element's guide is shown. */
+  #guiding = false;
+
+  #loadMarkup(): void {
+    this.#markupLoad?.abort();
+    this.#markupLoad = null;
+    this.#pendingMarkup = null;
+    if (!this.hasAttribute('activations-src') && !this.querySelector(JSON_CHILD)) return;
+    const controller = new AbortController();
+    this.#markupLoad = controller;
+    // markup-inputs.ts reads them and sets `weights` and `activations` (unless given up by then).
+    this.#pendingMarkup = () =>
+      markup()
+        .then((m) => m.loadInto(this, controller.signal))
+        .then((failure) => {
+          if (this.#markupLoad !== controller) return;
+          this.#markupLoad = null;
+          if (failure) this.#fail(failure.message, failure.cause);
+          else this.#invalidate();
+        });
+    this.#invalidate();
+  }
+
+  /** With nothing to show and nothing coming, the element says what to set. */
+  #guide(): void {
+    const empty = () => !this.#source() && !this.#markupLoad && !this.#srcLoad && !this.#pendingSrc;
+    if (this.#guiding && !empty()) {
+      this.#guiding = false;
+      if (this.#status?.kind === 'info') this.#status = null;
+    } else if (!this.#guiding && !this.#status && !this.#refused.size && empty()) {
+      this.#guiding = true;
+      // A host that hands its data over a moment later (after its worker starts, say) never
+      // shows the guide, nor loads it.
+      setTimeout(() => {
+        if (!this.#guiding || !empty()) return;
+        void markup().then(({ EMPTY_GUIDE }) => {
+          if (!this.#guiding || this.#status) return;
+          this.#status = { kind: 'info', text: EMPTY_GUIDE };
+          this.#invalidate();
+        });
+      }, GUIDE_DELAY_MS);
+    }
+  }
   /** A first result (or failure) has been drawn since the element became visible. */
   #drawn = false;
 
   #fail(text: string, error: unknown): void {
     this.#status = { kind: 'error', text };
-    this.#emit('error', { message: text, error });
+    this.#error(text, error);
     this.#invalidate();
   }
 
@@ -399,7 +474,7 @@ export class LayerNormExplainer extends Base {
   /** What the inputs ask for, and why nothing can be shown when that is so. */
   #problem(): string | null {
     const shape = this.#shape();
-    if (this.#attrProblems.size) return [...this.#attrProblems.values()].join(' ');
+    if (this.#refused.size) return [...this.#refused.values()].join(' ');
     if (!shape) return null;
     const d = widthOf(shape);
     if (this.#weights && this.#weights.gamma.length !== d) {
@@ -413,17 +488,28 @@ export class LayerNormExplainer extends Base {
 
   #update(): void {
     const problem = this.#problem();
+    // A width mismatch or a missing row is an error too (a refused property has fired its own).
+    if (problem !== this.#reported) {
+      this.#reported = problem;
+      if (problem && !this.#refused.size) this.#error(problem, null);
+    }
     const source = this.#source();
+    if (this.#visible && this.#pendingMarkup) {
+      const start = this.#pendingMarkup;
+      this.#pendingMarkup = null;
+      start();
+    }
+    if (this.#visible) this.#guide();
     if (this.#visible && this.#pendingSrc && (this.#drawn || !source || problem)) {
       const start = this.#pendingSrc;
       this.#pendingSrc = null;
       start();
     }
     const computed = this.#computed && this.#isCurrent(this.#computed) ? this.#computed : null;
-    this.#render(problem ? { kind: 'error', text: problem } : this.#status);
+    this.#render();
     if (computed || problem || !source || !this.#visible) {
       // Still to come: the weights of a src, or the work that starts once the element is seen.
-      const waiting = !problem && (this.#srcLoad || (source && !computed && !this.#visible));
+      const waiting = !problem && (this.#srcLoad || this.#markupLoad || (source && !computed && !this.#visible));
       if (!waiting) this.#settle();
       return;
     }
@@ -443,7 +529,7 @@ export class LayerNormExplainer extends Base {
         this.#busy = false;
         this.#computed = { source, ...request, result };
         if (this.#status?.kind === 'error') this.#status = null;
-        this.#render(this.#status);
+        this.#render();
         this.#emit('render', { row: request.row });
         this.#firstDrawn();
         if (!this.#srcLoad) this.#settle();
@@ -470,11 +556,14 @@ export class LayerNormExplainer extends Base {
     idle?.resolve();
   }
 
-  #render(status: ViewModel['status']): void {
+  #render(): void {
+    const problem = this.#problem();
+    const status: ViewModel['status'] = problem ? { kind: 'error', text: problem } : this.#status;
     const shape = this.#shape();
     // While a new row or new weights are computed, the last result for the same activations stays
-    // on screen (with the weights it was made with), so the element keeps its height.
-    const c = this.#computed && this.#computed.source === this.#source() ? this.#computed : null;
+    // on screen (with the weights it was made with), so the element keeps its height. While the
+    // inputs have a problem, its message stands in place of the drawing.
+    const c = !problem && this.#computed && this.#computed.source === this.#source() ? this.#computed : null;
     const weights = c ? c.weights : this.#weights;
     this.#view.root.setAttribute('aria-busy', String(!!c && !this.#isCurrent(c)));
     this.#view.render({
@@ -488,6 +577,8 @@ export class LayerNormExplainer extends Base {
       row: this.#row,
       explanation: c?.result ?? null,
       status,
+      problem: !!problem,
+      notes: this.#attrProblems.size ? [...this.#attrProblems.values()].join(' ') : null,
       view: this.#viewMode,
       start: this.start,
       zoom: this.#zoom,

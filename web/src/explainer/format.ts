@@ -52,3 +52,11 @@ export function describeRow(row: number, shape: readonly number[] | null, tokens
   }
   return `row ${row}`;
 }
+
+/** A whole number typed by the reader (digits, optionally +), or null. */
+export function parseWhole(text: string): number | null {
+  const t = text.trim();
+  if (!/^\+?\d+$/.test(t)) return null;
+  const v = Number(t);
+  return Number.isSafeInteger(v) ? v : null;
+}

@@ -11,18 +11,30 @@ export { LayerNormExplainer };
 export { fmtInt as formatCount, fmtEps as formatEps, fmtNum as formatNumber } from './format.js';
 export type {
   ExplainerActivations,
+  ExplainerActivationsInput,
+  ExplainerErrorDetail,
   ExplainerEngine,
   ExplainerRuntime,
   ExplainerScale,
   ExplainerStages,
+  ExplainerTheme,
   ExplainerVariants,
   ExplainerView,
   ExplainerWeights,
+  ExplainerWeightsInput,
   Explanation,
   ExplainRequest,
+  RenderDetail,
   RowChangeDetail,
   ViewChangeDetail,
 } from './types.js';
+import type { ExplainerErrorDetail, RenderDetail, RowChangeDetail, ViewChangeDetail } from './types.js';
+
+/**
+ * The element's `error` event: an ErrorEvent (so `message` and `error` are typed wherever
+ * `HTMLElementEventMap` is used) that also carries them as `detail`.
+ */
+export type ExplainerErrorEvent = ErrorEvent & { readonly detail: ExplainerErrorDetail };
 
 if (typeof customElements !== 'undefined' && !customElements.get('layernorm-explainer')) {
   customElements.define('layernorm-explainer', LayerNormExplainer);
@@ -31,5 +43,11 @@ if (typeof customElements !== 'undefined' && !customElements.get('layernorm-expl
 declare global {
   interface HTMLElementTagNameMap {
     'layernorm-explainer': LayerNormExplainer;
+  }
+  /** The element's events, typed for addEventListener (its `error` is an ErrorEvent: ExplainerErrorEvent). */
+  interface HTMLElementEventMap {
+    rowchange: CustomEvent<RowChangeDetail>;
+    viewchange: CustomEvent<ViewChangeDetail>;
+    render: CustomEvent<RenderDetail>;
   }
 }

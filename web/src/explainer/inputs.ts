@@ -1,7 +1,8 @@
 /**
  * The element's inputs, checked when they are set: a value of the wrong type is a TypeError, of
  * the right type but the wrong size or value a RangeError, each saying what was expected and what
- * came (as the package's functions do).
+ * came (as the package's functions do). The element catches them: a property never throws, it
+ * shows the message and fires `error`.
  */
 import { DEFAULT_NORM, isNormKind, NORM_KINDS, NORMS } from '../norms.js';
 import { NO_OPTION_BECAUSE, RULES, oneOf } from '../rules.js';
@@ -10,9 +11,18 @@ import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './
 
 const WHERE = '<layernorm-explainer>';
 
+/**
+ * Numbers as float32, converted here once: what JSON gives (number[]) and other typed arrays are
+ * taken as well as a Float32Array, which is kept as is (not copied).
+ */
 function float32(name: string, v: unknown): Float32Array {
-  if (!(v instanceof Float32Array)) throw new TypeError(RULES.mustBe(WHERE, name, 'a Float32Array', v));
-  return v;
+  if (v instanceof Float32Array) return v;
+  const numbers = Array.isArray(v)
+    ? v.every((x) => typeof x === 'number')
+    : ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array || v instanceof BigUint64Array);
+  if (!numbers)
+    throw new TypeError(RULES.mustBe(WHERE, name, 'a Float32Array, another typed array or an array of numbers', v));
+  return Float32Array.from(v as ArrayLike<number>);
 }
 
 export function checkWeights(value: unknown): ExplainerWeights | null {
@@ -21,8 +31,7 @@ export function checkWeights(value: unknown): ExplainerWeights | null {
     throw new TypeError(RULES.mustBe(WHERE, 'weights', 'an object { gamma, beta?, eps?, norm? } or null', value));
   const w = value as Record<string, unknown>;
   const gamma = float32('weights.gamma', w.gamma);
-  if (gamma.length === 0)
-    throw new RangeError(RULES.mustBe(WHERE, 'weights.gamma', 'a Float32Array of d >= 1 values', gamma));
+  if (gamma.length === 0) throw new RangeError(RULES.mustBe(WHERE, 'weights.gamma', 'd >= 1 values', gamma));
   const beta = w.beta === undefined || w.beta === null ? null : float32('weights.beta', w.beta);
   if (beta && beta.length !== gamma.length) {
     throw new RangeError(RULES.lengthD(WHERE, 'weights.beta', gamma.length, beta.length));

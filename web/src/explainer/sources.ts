@@ -1,7 +1,8 @@
 /**
- * Where the element's runtime and weights come from by default: the package's runtime (init()),
- * and the package's loader for `src`. Both are imported when first needed, so an element that is
- * never shown (or is given an engine of the host's) loads neither.
+ * Where the element's runtime and inputs come from by default: the package's runtime (init()),
+ * the package's loader for `src`, and markup-inputs.ts for what HTML alone gives. Each is imported
+ * when first needed, so an element that is never shown (or is given an engine of the host's)
+ * loads none of them.
  */
 import type { LayerNormRuntime } from '../types.js';
 import type { ExplainerWeights } from './types.js';
@@ -22,3 +23,9 @@ export async function loadWeights(src: string, signal: AbortSignal): Promise<Exp
   const w = await loadNormWeights(new URL(src, document.baseURI).href, { signal });
   return { gamma: w.gamma, beta: w.beta, eps: w.eps, norm: w.norm, architecture: w.architecture };
 }
+
+/**
+ * What an element written in HTML alone needs (activations-src, an inline JSON script, the empty
+ * element's guide, why a src failed): loaded only when one of them comes up.
+ */
+export const markup = () => import('./markup-inputs.js');

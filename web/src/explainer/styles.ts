@@ -77,7 +77,7 @@ input[aria-invalid='true'] {border-color:var(--_error)}
 button {font:inherit;font-size:.9rem;padding:2px 10px;border-radius:5px;cursor:pointer;color:var(--_fg);background:var(--_surface);border:1px solid var(--_muted)}
 .msg {color:var(--_error);font-size:.9rem;margin:2px 0}
 .msg:empty {display:none}
-.notice {background:var(--_surface);border-left:3px solid var(--_accent);padding:6px 10px;border-radius:4px}
+.notice {background:var(--_surface);border-left:3px solid var(--_accent);padding:6px 10px;border-radius:4px;white-space:pre-line;overflow-wrap:anywhere}
 .notice.error {border-left-color:var(--_error)}
 .stats {background:var(--_surface);border-radius:8px;padding:6px 12px;margin:10px 0}
 dl.facts {display:flex;flex-wrap:wrap;gap:2px 22px;margin:0}

@@ -18,12 +18,26 @@ export interface ExplainerWeights {
   architecture?: string | null;
 }
 
+/**
+ * What the `weights` property takes: γ and β as a Float32Array (kept as is), another typed array
+ * or a number[] (what JSON gives), converted to float32 once.
+ */
+export interface ExplainerWeightsInput extends Omit<ExplainerWeights, 'gamma' | 'beta'> {
+  gamma: Float32Array | ArrayLike<number>;
+  beta?: Float32Array | ArrayLike<number> | null;
+}
+
 /** Hidden states to explain: rows of d values (the last axis of `shape`), one token each. */
 export interface ExplainerActivations {
   data: Float32Array;
   shape: readonly number[];
   /** One string per row, shown as the token's label. */
   tokens?: readonly string[] | null;
+}
+
+/** What the `activations` property takes: `data` as for the weights' γ (converted to float32 once). */
+export interface ExplainerActivationsInput extends Omit<ExplainerActivations, 'data'> {
+  data: Float32Array | ArrayLike<number>;
 }
 
 /** The selected row's stages, exactly as `layerNormStages` / `rmsNormStages` return them. */
@@ -68,12 +82,26 @@ export interface ExplainerEngine {
 export type ExplainerRuntime = LayerNormRuntime | Promise<LayerNormRuntime>;
 
 export type ExplainerView = 'window' | 'all';
+/** `auto` follows the reader's prefers-color-scheme. */
+export type ExplainerTheme = 'light' | 'dark' | 'auto';
 export type ExplainerScale = 'symlog' | 'linear' | 'own';
 
 export interface RowChangeDetail {
   row: number;
   /** The row's token string, when there are tokens. */
   token: string | null;
+}
+
+export interface RenderDetail {
+  /** The row just drawn. */
+  row: number;
+}
+
+/** What went wrong, as the element shows it. */
+export interface ExplainerErrorDetail {
+  message: string;
+  /** The TypeError or RangeError of a refused property, a failed load's error; null for a width mismatch or a missing row. */
+  error: unknown;
 }
 
 export interface ViewChangeDetail {

@@ -3,9 +3,9 @@
  * The title, the equation, the token picker, the statistics, the insight and the controls are
  * here; the stages, γ and β, and the three forms are their own views.
  */
-import { NORM_FORMS, NORMS, normOfForm, type NormForm } from '../norms.js';
+import { DEFAULT_FORM, NORM_FORMS, NORMS, normOfForm, type NormForm } from '../norms.js';
 import { h } from './dom.js';
-import { describeRow, fmtEps, fmtInt, fmtNum } from './format.js';
+import { describeRow, fmtEps, fmtInt, fmtNum, parseWhole } from './format.js';
 import { equation } from './math.js';
 import { StagesView, TABLE_MAX } from './stages-view.js';
 import { insight } from './insight.js';
@@ -29,6 +29,10 @@ export interface ViewModel {
   explanation: Explanation | null;
   /** Loading, or what went wrong. */
   status: { kind: 'info' | 'error'; text: string } | null;
+  /** The inputs cannot be shown (the status says why): nothing is drawn from defaults instead. */
+  problem: boolean;
+  /** Attributes that could not be used, and what is shown instead. */
+  notes: string | null;
   view: ExplainerView;
   /** First feature of the window, as chosen (null: the element picks one). */
   start: number;
@@ -46,14 +50,9 @@ export interface ViewHooks {
   changeView(patch: Partial<ViewChangeDetail>): void;
 }
 
-const INTRO: Record<NormForm, string> = {
-  layernorm:
-    "LayerNorm looks at one token at a time. It subtracts the mean μ of that token's d features, divides by their standard deviation √(σ² + ε) so that the result x̂ has mean 0 and variance 1, then gives every feature its own learned gain γᵢ and bias βᵢ. Nothing is shared across tokens, so the output has the input's shape.",
-  biasfree:
-    "This LayerNorm has a gain and no bias. It subtracts the mean μ of one token's d features, divides by their standard deviation √(σ² + ε) so that the result x̂ has mean 0 and variance 1, then gives every feature its own learned gain γᵢ: y = γ ⊙ x̂. Nothing is shared across tokens, so the output has the input's shape.",
-  rmsnorm:
-    "These weights are an RMSNorm's, as in Llama and most newer models. RMSNorm looks at one token at a time too, but subtracts no mean: it divides that token's d features by their root mean square √(mean(x²) + ε), so that the result x̂ has mean square 1, then gives every feature its own learned gain γᵢ. There is no β. Nothing is shared across tokens, so the output has the input's shape.",
-};
+/** The default form's (LayerNorm's) introduction; the other forms' load with them (intros.ts). */
+const LAYERNORM_INTRO =
+  "LayerNorm looks at one token at a time. It subtracts the mean μ of that token's d features, divides by their standard deviation √(σ² + ε) so that the result x̂ has mean 0 and variance 1, then gives every feature its own learned gain γᵢ and bias βᵢ. Nothing is shared across tokens, so the output has the input's shape.";
 
 /** 'LayerNorm', 'Bias-free LayerNorm', 'RMSNorm'. */
 const formName = (form: NormForm) => {
@@ -72,22 +71,17 @@ export function shownRange(m: Pick<ViewModel, 'view' | 'start' | 'zoom'>, d: num
   return { from, to: Math.max(from, Math.min(d - 1, m.zoom.to)) };
 }
 
-function parseWhole(text: string): number | null {
-  const t = text.trim();
-  if (!/^\+?\d+$/.test(t)) return null;
-  const v = Number(t);
-  return Number.isSafeInteger(v) ? v : null;
-}
-
 export class View {
   readonly root: HTMLElement;
   readonly #title = h('h2', { id: 'title', part: 'title' });
   readonly #intro = h('p', { class: 'intro', id: 'ex-intro', part: 'intro' });
   readonly #equation = h('div', { class: 'eqs', id: 'equation', part: 'equation' });
   readonly #picker: TokenPicker;
+  readonly #tokensRow: HTMLElement;
   readonly #rowInput = h('input', { type: 'number', id: 'ex-row', min: 0, step: 1, 'aria-describedby': 'ex-row-msg' });
   readonly #rowMsg = h('p', { class: 'msg', id: 'ex-row-msg', role: 'alert' });
   readonly #status = h('p', { class: 'notice', id: 'ex-status', role: 'status', hidden: true });
+  readonly #notes = h('p', { class: 'notice', id: 'ex-notes', part: 'notes', hidden: true });
   readonly #stats = h('div', { class: 'stats', id: 'ex-stats', 'aria-live': 'polite', part: 'statistics' });
   readonly #facts = h('dl', { class: 'facts about', id: 'facts' });
   readonly #insight = h('p', { class: 'insight', id: 'ex-insight', part: 'insight' });
@@ -125,12 +119,20 @@ export class View {
   readonly #weightsSlot = h('div', { id: 'weights-slot' });
   readonly #variantsSlot = h('div');
   readonly #near: Promise<void>;
-  #extras: Promise<Extras> | null = null;
+  /** Asked for once: their code loads when they come near, then draws the latest model. */
+  #extrasAsked = false;
+  #extras: Extras | null = null;
   #model: ViewModel | null = null;
   #drawnEquation: NormForm | null = null;
 
   constructor(private readonly hooks: ViewHooks) {
     this.#picker = new TokenPicker('tok', (row) => hooks.pickRow(row));
+    this.#tokensRow = h(
+      'div',
+      { class: 'tokens-row' },
+      this.#picker.element,
+      h('span', { class: 'field' }, h('label', { for: 'ex-row' }, 'Row'), this.#rowInput),
+    );
     this.#near = new Promise((resolve) => {
       const io = new IntersectionObserver(
         (entries) => {
@@ -143,9 +145,9 @@ export class View {
       io.observe(this.#weightsSlot);
     });
     this.stages = new StagesView(this.#sizer, (from, to) => hooks.changeView({ zoom: { from, to } }));
-    this.#rowInput.addEventListener('input', () => this.#typedRow());
-    this.#startInput.addEventListener('input', () => this.#typedStart());
-    for (const input of [this.#zoomFrom, this.#zoomTo]) input.addEventListener('change', () => this.#typedZoom());
+    this.#rowInput.addEventListener('input', () => this.#typed('row'));
+    this.#startInput.addEventListener('input', () => this.#typed('start'));
+    for (const input of [this.#zoomFrom, this.#zoomTo]) input.addEventListener('change', () => this.#typed('zoom'));
     const reset = h('button', { type: 'button', id: 'ex-zoom-reset' }, 'Reset zoom');
     reset.addEventListener('click', () => hooks.changeView({ zoom: null }));
     const radio = (name: string, value: string, text: string) => {
@@ -214,14 +216,10 @@ export class View {
       this.#title,
       this.#intro,
       this.#equation,
-      h(
-        'div',
-        { class: 'tokens-row' },
-        this.#picker.element,
-        h('span', { class: 'field' }, h('label', { for: 'ex-row' }, 'Row'), this.#rowInput),
-      ),
+      this.#tokensRow,
       this.#rowMsg,
       this.#status,
+      this.#notes,
       this.#stats,
       this.#insight,
       this.#facts,
@@ -234,7 +232,11 @@ export class View {
   render(m: ViewModel): void {
     this.#model = m;
     this.#title.textContent = `${formName(m.form)}, one token at a time`;
-    this.#intro.textContent = INTRO[m.form];
+    this.#intro.textContent = m.form === DEFAULT_FORM ? LAYERNORM_INTRO : '';
+    if (m.form !== DEFAULT_FORM)
+      void import('./intros.js').then(({ INTRO }) => {
+        if (this.#model?.form === m.form) this.#intro.textContent = INTRO[m.form as keyof typeof INTRO];
+      });
     if (this.#drawnEquation !== m.form) {
       this.#drawnEquation = m.form;
       const norm = NORMS[NORM_FORMS[m.form].norm];
@@ -243,11 +245,20 @@ export class View {
     this.#status.hidden = !m.status;
     this.#status.textContent = m.status?.text ?? '';
     this.#status.classList.toggle('error', m.status?.kind === 'error');
+    this.#notes.hidden = !m.notes;
+    this.#notes.textContent = m.notes ?? '';
     this.#picker.render(m.rows, m.row, m.tokens, m.shape);
     if (this.#focused() !== this.#rowInput) this.#rowInput.value = String(m.row);
     this.#rowInput.max = String(Math.max(0, m.rows - 1));
-    if (parseWhole(this.#rowInput.value) === m.row) this.#setRowMsg('');
-    this.#renderFacts(m);
+    if (parseWhole(this.#rowInput.value) === m.row) {
+      this.#rowMsg.textContent = '';
+      this.#rowInput.removeAttribute('aria-invalid');
+    }
+    // Nothing is drawn from defaults as if it were the author's: not while the inputs have a
+    // problem, nor (empty token list, "waiting for weights") while there is nothing at all.
+    this.#tokensRow.hidden = !m.shape;
+    if (m.problem || (!m.shape && !m.weights)) this.#facts.replaceChildren();
+    else this.#renderFacts(m);
     this.#renderControls(m);
     const ex = m.explanation;
     this.#stagesSection.hidden = !ex;
@@ -260,8 +271,7 @@ export class View {
     }
     this.#renderStats(m, ex);
     this.#insight.textContent = m.weights || normOfForm(m.form).centred ? insight(ex.stages, m.form) : '';
-    const { from, to } = shownRange(m, m.d);
-    const labels = to - from + 1 <= TABLE_MAX && m.view === 'window';
+    const { from, to, labels } = this.#shown(m, m.d);
     this.stages.render({
       form: m.form,
       stages: ex.stages,
@@ -274,25 +284,40 @@ export class View {
       shape: m.shape,
       tokens: m.tokens,
     });
-    if (m.weights) void this.#renderExtras(m, ex, from, to, labels);
+    if (m.weights) this.#renderExtras();
   }
 
-  async #renderExtras(m: ViewModel, ex: Explanation, from: number, to: number, labels: boolean): Promise<void> {
-    await this.#near;
-    if (!this.#extras) {
-      this.#extras = import('./extras-view.js').then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
+  #shown(m: ViewModel, d: number): { from: number; to: number; labels: boolean } {
+    const { from, to } = shownRange(m, d);
+    return { from, to, labels: to - from + 1 <= TABLE_MAX && m.view === 'window' };
+  }
+
+  /**
+   * γ/β and the three forms, from the latest model only: however many renders come before they
+   * are near, one call waits for them (a wait per render would hold every render's data).
+   */
+  #renderExtras(): void {
+    const m = this.#model;
+    const ex = m?.explanation;
+    if (this.#extras && m?.weights && ex && m.d !== null) {
+      const { from, to, labels } = this.#shown(m, m.d);
+      this.#extras.weights.render(m.weights);
+      const token = describeRow(m.row, m.shape, m.tokens);
+      this.#extras.variants.render(ex.variants, m.form, token, from, to, m.scale, labels);
+      return;
+    }
+    if (this.#extrasAsked) return;
+    this.#extrasAsked = true;
+    void this.#near
+      .then(() => import('./extras-view.js'))
+      .then(({ VariantsView, WeightsView, EXTRAS_STYLES }) => {
         const tree = this.root.getRootNode();
         if (tree instanceof ShadowRoot) tree.adoptedStyleSheets = [...tree.adoptedStyleSheets, EXTRAS_STYLES];
-        const extras = { weights: new WeightsView(this.#sizer), variants: new VariantsView(this.#sizer) };
-        this.#weightsSlot.append(extras.weights.element);
-        this.#variantsSlot.append(extras.variants.element);
-        return extras;
+        this.#extras = { weights: new WeightsView(this.#sizer), variants: new VariantsView(this.#sizer) };
+        this.#weightsSlot.append(this.#extras.weights.element);
+        this.#variantsSlot.append(this.#extras.variants.element);
+        this.#renderExtras();
       });
-    }
-    const extras = await this.#extras;
-    if (this.#model !== m || !m.weights) return;
-    extras.weights.render(m.weights);
-    extras.variants.render(ex.variants, m.form, describeRow(m.row, m.shape, m.tokens), from, to, m.scale, labels);
   }
 
   #renderStats(m: ViewModel, ex: Explanation): void {
@@ -364,50 +389,20 @@ export class View {
     return 'activeElement' in tree ? tree.activeElement : null;
   }
 
-  #setRowMsg(text: string): void {
-    this.#rowMsg.textContent = text;
-    if (text) this.#rowInput.setAttribute('aria-invalid', 'true');
-    else this.#rowInput.removeAttribute('aria-invalid');
-  }
-
-  #typedRow(): void {
-    const m = this.#model;
-    if (!m) return;
-    const v = parseWhole(this.#rowInput.value);
-    if (v === null || v >= m.rows) {
-      this.#setRowMsg(
-        `Row must be a whole number from 0 to ${fmtInt(Math.max(0, m.rows - 1))}; still showing row ${m.row}.`,
-      );
-      return;
-    }
-    this.#setRowMsg('');
-    if (v !== m.row) this.hooks.pickRow(v);
-  }
-
-  #typedStart(): void {
-    const d = this.#model?.d;
-    if (!d) return;
-    const v = parseWhole(this.#startInput.value);
-    const ok = v !== null && v <= d - WINDOW;
-    this.#mark(this.#startInput, !ok);
-    this.#startMsg.textContent = ok ? '' : `The first feature must be a whole number from 0 to ${d - WINDOW}.`;
-    if (ok) this.hooks.changeView({ start: v });
-  }
-
-  #typedZoom(): void {
-    const d = this.#model?.d;
-    if (!d) return;
-    const f = parseWhole(this.#zoomFrom.value);
-    const t = parseWhole(this.#zoomTo.value);
-    const ok = f !== null && t !== null && t <= d - 1 && t - f >= 3;
-    this.#mark(this.#zoomFrom, !ok);
-    this.#mark(this.#zoomTo, !ok);
-    this.#startMsg.textContent = ok ? '' : `Zoom needs whole numbers with from + 3 ≤ to ≤ ${d - 1}.`;
-    if (ok) this.hooks.changeView({ zoom: { from: f, to: t } });
-  }
-
-  #mark(input: HTMLInputElement, invalid: boolean): void {
-    if (invalid) input.setAttribute('aria-invalid', 'true');
-    else input.removeAttribute('aria-invalid');
+  /** A typed value, checked by typed-inputs.ts (loaded on the first keystroke). */
+  #typed(field: 'row' | 'start' | 'zoom'): void {
+    void import('./typed-inputs.js').then(({ typed }) => {
+      const m = this.#model;
+      if (!m) return;
+      const fields = {
+        row: this.#rowInput,
+        start: this.#startInput,
+        zoomFrom: this.#zoomFrom,
+        zoomTo: this.#zoomTo,
+        rowMsg: this.#rowMsg,
+        startMsg: this.#startMsg,
+      };
+      typed(field, fields, { ...m, window: WINDOW, pickRow: this.hooks.pickRow, changeView: this.hooks.changeView });
+    });
   }
 }

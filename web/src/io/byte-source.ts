@@ -177,7 +177,18 @@ class HttpSource extends BaseSource {
         );
       }
       const [start, end] = [Number(match[1]), Number(match[2])];
-      if (match[3] !== '*') await this.learnSize(Number(match[3]), response);
+      if (match[3] !== '*') {
+        // A size past 2^53 is no file's, and a double would hold it only rounded.
+        const total = Number(match[3]);
+        if (!Number.isSafeInteger(total)) {
+          await cancel(response);
+          throw this.fail(
+            `asked for ${wanted}, got Content-Range "${header}": a size past 2^53 bytes, which no file has`,
+            206,
+          );
+        }
+        await this.learnSize(total, response);
+      }
       if (start === offset && end < last && this.size === end + 1) {
         await cancel(response);
         throw this.fail(`asked for ${wanted} but the file is only ${this.size} bytes`, 206);

@@ -36,14 +36,14 @@ export function bfloat16ToFloat32(bits: number): number {
 }
 
 /** Widens `count` little-endian 16-bit floats starting at bytes[0] into a new Float32Array. */
-export function decodeFloat16(bytes: Uint8Array, count: number = bytes.length >>> 1): Float32Array {
+export function decodeFloat16(bytes: Uint8Array, count: number = Math.floor(bytes.length / 2)): Float32Array {
   const out = new Float32Array(count);
   const bits = new Uint32Array(out.buffer);
   for (let i = 0; i < count; i++) bits[i] = float16BitsToFloat32Bits(bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
   return out;
 }
 
-export function decodeBfloat16(bytes: Uint8Array, count: number = bytes.length >>> 1): Float32Array {
+export function decodeBfloat16(bytes: Uint8Array, count: number = Math.floor(bytes.length / 2)): Float32Array {
   const out = new Float32Array(count);
   const bits = new Uint32Array(out.buffer);
   for (let i = 0; i < count; i++) bits[i] = ((bytes[2 * i]! << 16) | (bytes[2 * i + 1]! << 24)) >>> 0;
@@ -52,7 +52,7 @@ export function decodeBfloat16(bytes: Uint8Array, count: number = bytes.length >
 
 const littleEndianHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-export function decodeFloat32(bytes: Uint8Array, count: number = bytes.length >>> 2): Float32Array {
+export function decodeFloat32(bytes: Uint8Array, count: number = Math.floor(bytes.length / 4)): Float32Array {
   if (littleEndianHost) {
     // Copy first: the bytes may sit at an offset that is not a multiple of 4.
     // (Node Buffers' slice() is a view, so copy with set().)
@@ -67,7 +67,7 @@ export function decodeFloat32(bytes: Uint8Array, count: number = bytes.length >>
 }
 
 /** float64 values rounded once to float32. */
-export function decodeFloat64(bytes: Uint8Array, count: number = bytes.length >>> 3): Float32Array {
+export function decodeFloat64(bytes: Uint8Array, count: number = Math.floor(bytes.length / 8)): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, count * 8);
   const out = new Float32Array(count);
   for (let i = 0; i < count; i++) out[i] = view.getFloat64(8 * i, true);

@@ -220,7 +220,13 @@ export async function readGgufIndex(source: ByteSource, first?: Uint8Array): Pro
     if (offset % alignment !== 0) {
       throw fail(`tensor "${name}" offset ${offset} is not a multiple of the alignment ${alignment}`);
     }
+    // Each dimension fits in 53 bits, their product need not: past 2^53 bytes a double no longer
+    // counts exactly, and no file (nor a source of unknown size) holds that much.
     const end = dataStart + offset + (byteLength ?? 0);
+    if (!Number.isSafeInteger(end)) {
+      const where = source.size !== undefined ? `the ${source.size}-byte file` : 'any file';
+      throw fail(`tensor "${name}" (bytes ${dataStart + offset}..more than 2^53) runs past the end of ${where}`);
+    }
     if (source.size !== undefined && end > source.size) {
       throw fail(
         `tensor "${name}" (bytes ${dataStart + offset}..${end}) runs past the end of the ${source.size}-byte file`,

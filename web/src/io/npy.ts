@@ -222,7 +222,8 @@ export function parseNpyHeader(bytes: Uint8Array, source = 'npy data'): NpyHeade
     );
   }
   const dims = shape as number[];
-  const count = dims.reduce((a, b) => a * b, 1);
+  // A dimension 0 empties the shape whatever the others (not Infinity × 0 = NaN).
+  const count = dims.includes(0) ? 0 : dims.reduce((a, b) => a * b, 1);
   if (!Number.isSafeInteger(count)) throw fail(`shape (${dims.join(', ')}) has too many elements`);
   return { dtype: dtype[0], itemSize: dtype[1], shape: dims, dataOffset: end, count };
 }
@@ -367,10 +368,13 @@ function checkShape(fn: string, shape: unknown): asserts shape is number[] {
 export function writeNpy(data: Float32Array, shape: number[]): Uint8Array {
   checkFloat32Array('writeNpy', 'data', data);
   const header = npyHeader(shape, 'writeNpy');
-  const count = shape.reduce((a, b) => a * b, 1);
+  // A dimension 0 empties the shape whatever the others (not Infinity × 0 = NaN); past 2^53 the
+  // product is not exact, and more than any array holds.
+  const count = shape.includes(0) ? 0 : shape.reduce((a, b) => a * b, 1);
   if (count !== data.length) {
+    const values = Number.isSafeInteger(count) ? count : 'more than 2^53';
     throw new RangeError(
-      `writeNpy: data must have ${count} values (the product of shape [${shape.join(', ')}]), got ${data.length}`,
+      `writeNpy: data must have ${values} values (the product of shape [${shape.join(', ')}]), got ${data.length}`,
     );
   }
   const out = new Uint8Array(header.length + data.length * 4);

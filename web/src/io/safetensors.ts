@@ -86,7 +86,9 @@ export async function readSafetensorsIndex(source: ByteSource, first8?: Uint8Arr
       );
     }
     const size = DTYPE_SIZE.get(dtype);
-    const count = (shape as number[]).reduce((a, b) => a * b, 1);
+    // A dimension 0 makes the tensor empty whatever the others (a plain product of enough huge
+    // ones is Infinity × 0 = NaN); a product past 2^53 is inexact, but then larger than any span.
+    const count = shape.includes(0) ? 0 : (shape as number[]).reduce((a, b) => a * b, 1);
     if (size !== undefined && count * size !== end - begin) {
       throw fail(
         `tensor "${name}" is ${dtype} [${shape.join(', ')}] = ${count * size} bytes but data_offsets [${begin}, ${end}] span ${end - begin}`,

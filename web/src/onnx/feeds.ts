@@ -60,6 +60,8 @@ function fill(ort: OnnxRuntime, input: OnnxValue, tokenInput: string | null, ids
     // The batch (the first dimension) is 1; every other dimension the file leaves open is the past length, 0.
     const dims = input.shape.map((d, i) => (typeof d === 'number' ? d : i === 0 ? 1 : 0));
     const size = dims.reduce((a, b) => a * b, 1);
+    // Dimensions the file fixes may be negative or too many to hold: such an input is not filled.
+    if (!Number.isSafeInteger(size) || size < 0 || size > 2 ** 28) return null;
     if (input.type === 'float32') return new ort.Tensor('float32', new Float32Array(size), dims);
     if (input.type === 'float16') return new ort.Tensor('float16', new Uint16Array(size), dims);
   }

@@ -38,8 +38,13 @@ export const FLOAT64 = 11;
 
 export const dataTypeName = (type: number): string => DATA_TYPE_NAMES[type] ?? `data type ${type}`;
 
-/** The number of values a tensor of these dims holds. */
-export const elementCount = (dims: readonly number[]): number => dims.reduce((a, b) => a * b, 1);
+/**
+ * The number of values a tensor of these dims holds: none when a dimension is 0, whatever the
+ * others (a plain product of enough huge ones is Infinity × 0 = NaN). Past 2^53 the product is not
+ * exact, but then larger than any data it is compared with.
+ */
+export const elementCount = (dims: readonly number[]): number =>
+  dims.includes(0) ? 0 : dims.reduce((a, b) => a * b, 1);
 
 /**
  * A float32 or float64 tensor's values as float32 and float64 numbers, from raw_data (little-endian)

@@ -6,7 +6,7 @@
 import { init } from '../index.js';
 import type { LayerNormRuntime } from '../types.js';
 import { isFloat16Array } from '../activations.js';
-import { partiallyOverlaps } from '../validate.js';
+import { partiallyOverlaps, sharesMemory } from '../validate.js';
 import { workerPort, type WorkerPort } from './endpoint.js';
 import {
   FEATURE_OPTIONS,
@@ -190,6 +190,7 @@ function sliceRows(spec: MethodSpec, args: unknown[], d: unknown): number | null
     for (const [key, v] of Object.entries(options)) {
       if (key === 'out' || !(ArrayBuffer.isView(v) || (v !== null && typeof v === 'object'))) continue;
       const role = ROW_OPTIONS.get(key);
+      // γ, β and the bias are not cut: inSlices copies one that shares memory with a written array.
       if (FEATURE_OPTIONS.has(key)) continue;
       if (!role || !ArrayBuffer.isView(v) || (v as { length?: number }).length !== rows * (role.perRow === 'd' ? d : 1))
         return null;
@@ -221,12 +222,13 @@ async function inSlices(
     out ??= new (x.constructor as new (n: number) => Float32Array)(x.length);
   }
   const combined: Record<string, ArrayBufferView & { set(a: ArrayLike<number>, o: number): void }> = {};
+  const features = options && featuresReadOnce(options, [x, out, ...[...ROW_OPTIONS.keys()].map((k) => options[k])]);
   for (let r0 = 0; r0 < rows; r0 += perSlice) {
     const r1 = Math.min(rows, r0 + perSlice);
     const part = args.slice();
     part[0] = x.subarray(r0 * d, r1 * d);
     if (options) {
-      const o: Record<string, unknown> = { ...options };
+      const o: Record<string, unknown> = { ...options, ...features };
       for (const [key, role] of ROW_OPTIONS) {
         const k = role.perRow === 'd' ? d : 1;
         if (o[key]) o[key] = (o[key] as Float32Array).subarray(r0 * k, r1 * k);
@@ -247,6 +249,23 @@ async function inSlices(
     if (wait) await wait;
   }
   return spec.rows === 'array' ? out : combined;
+}
+
+/**
+ * The per-feature arrays (gain, bias, residual bias) that share memory with the call's row arrays
+ * (`arrays`: x, out, the residual, sumOut, mean, rstd), copied as they are before the first slice:
+ * the whole call reads them once, before it writes anything, and slice k + 1 must not read what
+ * slice k wrote into them. (One that shares memory only with an input is copied too: d floats,
+ * and the same values.)
+ */
+function featuresReadOnce(options: Record<string, unknown>, arrays: unknown[]): Record<string, unknown> {
+  const views = arrays.filter((a): a is ArrayBufferView => ArrayBuffer.isView(a));
+  const copies: Record<string, unknown> = {};
+  for (const key of FEATURE_OPTIONS) {
+    const v = options[key];
+    if (isActivations(v) && views.some((w) => sharesMemory(v, w))) copies[key] = v.slice();
+  }
+  return copies;
 }
 
 /** Lets queued messages (an abort) run: a message to ourselves, which no timer clamping delays. */

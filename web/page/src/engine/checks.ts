@@ -15,10 +15,11 @@ export function finiteClass(v: number): number {
 
 /**
  * Scaled ULP of y against the expected e: |y − e| in float32 steps at the scale of the result,
- * ulp₃₂(|e − β| + |β|), so a large β does not hide an error in γ·x̂ (β = 0 without a bias).
+ * the contract's ulp₃₂(max(|e − β|, |β|)) (e − β standing for γ·x̂), so a large β does not hide
+ * an error in γ·x̂ (β = 0 without a bias).
  */
 export function sulp(y: number, e: number, b: number): number {
-  return Math.abs(y - e) / ulp32(Math.abs(e - b) + Math.abs(b));
+  return Math.abs(y - e) / ulp32(Math.max(Math.abs(e - b), Math.abs(b)));
 }
 
 const f32 = new Float32Array(1);

@@ -382,6 +382,9 @@ export interface EngineErrorInfo {
   candidates?: string[];
 }
 
-/** Histogram bins of sULP, as upper bounds, and their labels. */
-export const ULP_BINS = [0, 0.5, 1, 2, 4, 8, Infinity] as const;
-export const ULP_BIN_LABELS = ['0', '≤ ½', '≤ 1', '≤ 2', '≤ 4', '≤ 8', '> 8'];
+/** The package's accuracy promise in sULP (README, "Numerics contract"; web/docs/numerics.md proves it). */
+export const PROMISED_SULP = 6.5;
+
+/** Histogram bins of sULP, as upper bounds, and their labels: the first six within the promise. */
+export const ULP_BINS = [0, 0.5, 1, 2, 4, PROMISED_SULP, Infinity] as const;
+export const ULP_BIN_LABELS = ['0', '≤ ½', '≤ 1', '≤ 2', '≤ 4', '≤ 6.5', '> 6.5'];

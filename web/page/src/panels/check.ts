@@ -5,7 +5,13 @@
  * same lab state.
  */
 import { NORM_FORMS, normOfForm } from 'layernorm-wasm';
-import { ULP_BIN_LABELS, type ElementView, type LabFileResult, type ToleranceMode } from '../engine/protocol';
+import {
+  PROMISED_SULP,
+  ULP_BIN_LABELS,
+  type ElementView,
+  type LabFileResult,
+  type ToleranceMode,
+} from '../engine/protocol';
 import { isCurrent, type PageState, type PageStore } from '../state';
 import { Histogram } from '../ui/charts';
 import { $, copyText, el, markInvalid, radioValue, setMsg, syncValue } from '../ui/dom';
@@ -164,7 +170,7 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
     return;
   }
   const ref = r.reference;
-  const ok = ref.maxSulp <= 4 && ref.nonFiniteMismatches === 0;
+  const ok = ref.maxSulp <= PROMISED_SULP && ref.nonFiniteMismatches === 0;
   p.replaceChildren();
   p.append(el('strong', ok ? '✓ Agrees' : '✗ Larger error than expected', ok ? 'pass' : 'fail'));
   const total = r.rows * r.d;
@@ -185,7 +191,7 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
     text += ` ${fmtInt(ref.nonFiniteMismatches)} values are non-finite in only one of the two.`;
   p.append(text);
   p.dataset.maxAbs = String(ref.maxAbs);
-  // Green up to 4 sULP: the accuracy this package promises.
+  // Green up to the accuracy this package promises (the first six bins).
   hist.set(ref.histogram, ULP_BIN_LABELS, 5);
   $('ulp-hist').setAttribute(
     'aria-label',
@@ -265,7 +271,7 @@ function verdictLine(f: LabFileResult, s: Readonly<PageState>, tol: PageState['t
  */
 function maxSulpWhere(f: LabFileResult, s: Readonly<PageState>, tol: PageState['tolerance']): string {
   const at = f.maxSulpAt;
-  if (!at || f.maxSulp <= 4) return '';
+  if (!at || f.maxSulp <= PROMISED_SULP) return '';
   const where = `${describeRow(s.activations, at.row)}, feature ${at.feature}`;
   const why =
     tol.mode === 'allclose'
