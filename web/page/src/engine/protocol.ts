@@ -322,8 +322,9 @@ export interface TextStagesRequest {
 /** How one output compares with the exact answer on one token (or all of them). */
 export interface TextCheck {
   maxSulp: number;
+  maxAbs: number;
   nonFiniteMismatches: number;
-  /** Where the largest absolute error is, with both values; null when nothing was compared. */
+  /** Where the largest absolute error is (compareOutputs' worstIndex), with both values; null when nothing was compared. */
   worst: { row: number; feature: number; value: number; exact: number } | null;
 }
 

@@ -6,7 +6,7 @@
  * This module, onnxruntime-web and its WebAssembly load only when the reader asks for a run.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
-import type { explainRow, Explanation, LayerNormRuntime, ulp32 } from 'layernorm-wasm';
+import type { explainRow, Explanation, LayerNormRuntime } from 'layernorm-wasm';
 import { writeNpy } from 'layernorm-wasm/io';
 import {
   createNormCapture,
@@ -37,7 +37,6 @@ export interface TextKit {
   explainRow: typeof explainRow;
   normalize: typeof normalize;
   reference: typeof reference;
-  ulp32: typeof ulp32;
 }
 
 /** Text the card cannot run: said to the reader as it is. */
