@@ -4,7 +4,7 @@
  * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
  * between them, so a newer request can cancel them.
  */
-import { DEFAULT_NORM, explainRow, init, type LayerNormRuntime } from 'layernorm-wasm';
+import { DEFAULT_NORM, init, type LayerNormRuntime } from 'layernorm-wasm';
 import { countBitDifferences, median } from './checks';
 import { CancelledError, compute, explainStages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
@@ -39,11 +39,10 @@ async function theLab(): Promise<{
 }
 /** The text card's model runs, with onnxruntime-web: loaded with the first run the reader asks for. */
 let textModule: Promise<typeof import('./text/operations')> | null = null;
-const textKit = { explainRow, normalize, reference };
 const textOp =
   <K extends 'textRun' | 'textStages' | 'textLab' | 'textInput'>(op: K): Handler<K> =>
   async (args, job) =>
-    (await (textModule ??= import('./text/operations')))[op](textKit, await rt(), args as never, job) as never;
+    (await (textModule ??= import('./text/operations')))[op](await rt(), args as never, job) as never;
 const jobs = new Map<number, Job>();
 const aborts = new Map<number, AbortController>();
 

@@ -7,9 +7,9 @@
  */
 import type { LayerNormRuntime } from 'layernorm-wasm';
 import { readNpy } from 'layernorm-wasm/io';
-import { compareOutputs } from 'bundled:layernorm-wasm';
+import { compareOutputs, NORMS, normReference } from 'bundled:layernorm-wasm';
 import type { TextCheck, TextLabResult } from '../protocol';
-import { heldRun, normOf, type TextKit } from './run';
+import { heldRun, normOf } from './run';
 
 /** Each row of y against the exact rows. */
 function checkRows(y: Float32Array, exact: Float32Array, d: number, beta: Float32Array | null): TextCheck[] {
@@ -50,16 +50,21 @@ async function readTorch(file: File, rows: number, d: number): Promise<Float32Ar
 }
 
 export async function checkText(
-  kit: TextKit,
   rt: LayerNormRuntime,
   args: { runId: number; norm: number; torch: File | null },
 ): Promise<TextLabResult> {
   const n = normOf(heldRun(args.runId), args.norm);
   const { d } = n;
   const x = n.input.data;
-  const norm = { variant: n.form, gamma: n.gamma, beta: n.beta, eps: n.eps };
-  const exact = kit.reference(norm, x, d);
-  const ours = checkRows(kit.normalize(rt, norm, x, d), exact, d, n.beta);
+  // The norm the model runs (LayerNorm with β or without, RMSNorm), with its own γ, β and ε.
+  const options = { gamma: n.gamma, beta: n.beta, eps: n.eps };
+  const exact = normReference(n.norm, x, d, options as never);
+  const call = rt[NORMS[n.norm].api.call as 'layerNorm'] as (
+    x: Float32Array,
+    d: number,
+    o: typeof options,
+  ) => Float32Array;
+  const ours = checkRows(call.call(rt, x, d, options), exact, d, n.beta);
   const ort = checkRows(n.output.data, exact, d, n.beta);
   const torch = args.torch ? checkRows(await readTorch(args.torch, n.rows, d), exact, d, n.beta) : null;
   return {
