@@ -12,7 +12,7 @@ import { test, expect, ready } from './fixtures';
 import * as ortWeb from 'onnxruntime-web';
 import { captureNorms, readOnnxModel } from '../../dist/onnx/index.js';
 import { compareOutputs, init, layerNormReference } from '../../dist/index.js';
-import { writeNpy } from '../../dist/io/index.js';
+import { readNpy, writeNpy } from '../../dist/io/index.js';
 import {
   MODEL_PATH,
   SENTENCE,
@@ -299,6 +299,13 @@ test("the lab: per token, this package, onnxruntime-web's own norm and PyTorch's
       return compareOutputs(at(y), at(exact), d, lnf.beta).maxScaledUlp.toPrecision(3) + ' sULP';
     });
   const expected = [perRow(ours), perRow(lnf.output.data), perRow(torch)];
+
+  // The norm's input to run PyTorch on: [8, 16], bit for bit what onnxruntime-web captures in Node.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#text-input-npy').click()]);
+  expect(download.suggestedFilename()).toBe('transformer.ln_f.input.npy');
+  const x = readNpy(new Uint8Array(readFileSync(await download.path())));
+  expect(x.shape).toEqual([8, d]);
+  expect(Array.from(x.data)).toEqual(Array.from(lnf.input.data));
 
   await page.locator('#text-torch').setInputFiles({
     name: 'torch-ln_f.npy',

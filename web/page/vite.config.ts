@@ -47,7 +47,7 @@ function csp(): Plugin {
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [csp(), parts()],
+  plugins: [csp(), parts(), bundledOnnx(resolve(repo, 'dist'))],
   resolve: {
     alias: [
       { find: /^layernorm-wasm$/, replacement: pkgEntry },
@@ -65,8 +65,9 @@ export default defineConfig({
     fs: { allow: [repo] },
   },
   preview: { host: '127.0.0.1' },
-  // The worker's text chunk takes layernorm-wasm/onnx bundled whole (plugins/onnx-bundle.ts).
-  worker: { format: 'es', plugins: () => [bundledOnnx(resolve(repo, 'dist/onnx/index.js'))] },
+  // The worker's text chunk takes layernorm-wasm/onnx and compareOutputs bundled whole
+  // (plugins/onnx-bundle.ts; the dev server serves them the same way).
+  worker: { format: 'es', plugins: () => [bundledOnnx(resolve(repo, 'dist'))] },
   build: {
     outDir: resolve(repo, 'build/page'),
     emptyOutDir: true,

@@ -322,8 +322,9 @@ export interface TextStagesRequest {
 /** How one output compares with the exact answer on one token (or all of them). */
 export interface TextCheck {
   maxSulp: number;
+  maxAbs: number;
   nonFiniteMismatches: number;
-  /** Where the largest absolute error is, with both values; null when nothing was compared. */
+  /** Where the largest absolute error is (compareOutputs' worstIndex), with both values; null when nothing was compared. */
   worst: { row: number; feature: number; value: number; exact: number } | null;
 }
 
@@ -359,6 +360,8 @@ export interface EngineApi {
   textStages: { args: TextStagesRequest; result: Explanation };
   /** One norm of the run against the exact answer, per token; `torch`: PyTorch's output of it as .npy. */
   textLab: { args: { runId: number; norm: number; torch: File | null }; result: TextLabResult };
+  /** One norm's captured input as .npy ([tokens, d]), for the reader to run PyTorch's norm on. */
+  textInput: { args: { runId: number; norm: number }; result: DownloadResult };
 }
 
 export type Operation = keyof EngineApi;

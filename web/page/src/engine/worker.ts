@@ -4,7 +4,7 @@
  * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
  * between them, so a newer request can cancel them.
  */
-import { DEFAULT_NORM, explainRow, init, ulp32, type LayerNormRuntime } from 'layernorm-wasm';
+import { DEFAULT_NORM, init, type LayerNormRuntime } from 'layernorm-wasm';
 import { countBitDifferences, median } from './checks';
 import { CancelledError, compute, explainStages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
@@ -39,11 +39,12 @@ async function theLab(): Promise<{
 }
 /** The text card's model runs, with onnxruntime-web: loaded with the first run the reader asks for. */
 let textModule: Promise<typeof import('./text/operations')> | null = null;
-const textKit = { explainRow, normalize, reference, ulp32 };
+type TextOperation = Extract<Operation, `text${string}`>;
+/** A text operation: its handler is the module's function of the same name. */
 const textOp =
-  <K extends 'textRun' | 'textStages' | 'textLab'>(op: K): Handler<K> =>
+  (op: TextOperation): Handler<TextOperation> =>
   async (args, job) =>
-    (await (textModule ??= import('./text/operations')))[op](textKit, await rt(), args as never, job) as never;
+    (await (textModule ??= import('./text/operations')))[op](await rt(), args as never, job) as never;
 const jobs = new Map<number, Job>();
 const aborts = new Map<number, AbortController>();
 
@@ -70,7 +71,7 @@ function checkWidth(src: Source, w: Weights): void {
 
 type Handler<K extends Operation> = (args: EngineApi[K]['args'], job: Job) => Promise<EngineApi[K]['result']>;
 
-const handlers: { [K in Operation]: Handler<K> } = {
+const handlers: { [K in Exclude<Operation, TextOperation>]: Handler<K> } = {
   async init() {
     const r = await rt();
     return { backend: r.backend, kernel: r.kernel };
@@ -249,10 +250,6 @@ const handlers: { [K in Operation]: Handler<K> } = {
     }
     return { runs, wasmMs: median(tw), jsMs: median(tj), values: x.length };
   },
-
-  textRun: textOp('textRun'),
-  textStages: textOp('textStages'),
-  textLab: textOp('textLab'),
 };
 
 /** Nested arrays in the input's shape. JSON has no NaN or ±Inf: those become null (the page says so). */
@@ -327,7 +324,9 @@ self.onmessage = (e: MessageEvent<EngineRequest>) => {
     progress: (p) => post({ id: req.id, progress: p }),
   };
   jobs.set(req.id, job);
-  const handler = handlers[req.type] as Handler<Operation>;
+  const handler = (
+    req.type.startsWith('text') ? textOp(req.type as TextOperation) : handlers[req.type as keyof typeof handlers]
+  ) as Handler<Operation>;
   handler(req.args as never, job)
     .then((value) => {
       // Results hold fresh arrays only (never the weights or a held input): move them, don't copy.

@@ -159,6 +159,20 @@ export function mountText(_store: PageStore, root: HTMLElement, engine: EngineCl
   });
   cancelButton.addEventListener('click', () => running?.cancel());
   void sayWhetherKept();
+  $('text-input-npy').addEventListener('click', async () => {
+    if (!run) return;
+    try {
+      const { blob, name } = await engine.call('textInput', { runId: run.runId, norm: Number(picker.value) });
+      const url = URL.createObjectURL(blob);
+      const a = Object.assign(document.createElement('a'), { href: url, download: name });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (e) {
+      setMsg($('text-lab-msg'), (e as Error).message, 'error');
+    }
+  });
   // Typing a URL or picking a file chooses that source.
   const choose = (value: string) => () => {
     const radio = root.querySelector<HTMLInputElement>(`input[name="text-model"][value="${value}"]`);

@@ -1,49 +1,40 @@
 /**
  * One captured norm checked per token against the exact answer (the package's reference, each
  * value the float32 nearest it): this package's output, onnxruntime-web's own output of the norm
- * in the model, and PyTorch's when the reader gives it as .npy. Errors are in sULP, the float32
- * spacing of max(|γ·x̂|, |β|) as compareOutputs measures them; non-finite values match only their
- * own kind.
+ * in the model, and PyTorch's when the reader gives it as .npy. Each row is measured by the
+ * package's compareOutputs (sULP, the worst element, non-finite mismatches), so the card reports
+ * what the package's metric says.
  */
 import type { LayerNormRuntime } from 'layernorm-wasm';
 import { readNpy } from 'layernorm-wasm/io';
+import { compareOutputs, NORMS, normReference } from 'bundled:layernorm-wasm';
 import type { TextCheck, TextLabResult } from '../protocol';
-import { heldRun, normOf, type TextKit } from './run';
+import { heldRun, normOf } from './run';
 
-/** Each row of y against the exact rows: its largest sULP and where, and non-finite mismatches. */
-function checkRows(
-  { ulp32 }: TextKit,
-  y: Float32Array,
-  exact: Float32Array,
-  d: number,
-  beta: Float32Array | null,
-): TextCheck[] {
+/** Each row of y against the exact rows. */
+function checkRows(y: Float32Array, exact: Float32Array, d: number, beta: Float32Array | null): TextCheck[] {
   const rows: TextCheck[] = [];
   for (let r = 0; r * d < y.length; r++) {
-    const check: TextCheck = { maxSulp: 0, nonFiniteMismatches: 0, worst: null };
-    for (let f = 0; f < d; f++) {
-      const [a, e] = [y[r * d + f]!, exact[r * d + f]!];
-      if (!Number.isFinite(a) || !Number.isFinite(e)) {
-        if (!(a === e || (Number.isNaN(a) && Number.isNaN(e)))) check.nonFiniteMismatches++;
-        continue;
-      }
-      const b = beta ? beta[f]! : 0;
-      const sulp = Math.abs(a - e) / ulp32(Math.abs(e - b) + Math.abs(b));
-      if (!check.worst || sulp > check.maxSulp) {
-        check.maxSulp = sulp;
-        check.worst = { row: r, feature: f, value: a, exact: e };
-      }
-    }
-    rows.push(check);
+    const [a, e] = [y.subarray(r * d, (r + 1) * d), exact.subarray(r * d, (r + 1) * d)];
+    const c = compareOutputs(a, e, d, beta);
+    const at = c.worstIndex;
+    rows.push({
+      maxSulp: c.maxScaledUlp,
+      maxAbs: c.maxAbs,
+      nonFiniteMismatches: c.nonFiniteMismatches,
+      worst: at < 0 ? null : { row: r, feature: at, value: a[at]!, exact: e[at]! },
+    });
   }
   return rows;
 }
 
+/** Over all tokens: the largest sULP, the worst element of them all, every non-finite mismatch. */
 function overall(rows: TextCheck[]): TextCheck {
-  const total: TextCheck = { maxSulp: 0, nonFiniteMismatches: 0, worst: null };
+  const total: TextCheck = { maxSulp: 0, maxAbs: 0, nonFiniteMismatches: 0, worst: null };
   for (const r of rows) {
     total.nonFiniteMismatches += r.nonFiniteMismatches;
-    if (r.worst && (!total.worst || r.maxSulp > total.maxSulp)) [total.maxSulp, total.worst] = [r.maxSulp, r.worst];
+    total.maxSulp = Math.max(total.maxSulp, r.maxSulp);
+    if (r.worst && (!total.worst || r.maxAbs > total.maxAbs)) [total.maxAbs, total.worst] = [r.maxAbs, r.worst];
   }
   return total;
 }
@@ -59,18 +50,23 @@ async function readTorch(file: File, rows: number, d: number): Promise<Float32Ar
 }
 
 export async function checkText(
-  kit: TextKit,
   rt: LayerNormRuntime,
   args: { runId: number; norm: number; torch: File | null },
 ): Promise<TextLabResult> {
   const n = normOf(heldRun(args.runId), args.norm);
   const { d } = n;
   const x = n.input.data;
-  const norm = { variant: n.form, gamma: n.gamma, beta: n.beta, eps: n.eps };
-  const exact = kit.reference(norm, x, d);
-  const ours = checkRows(kit, kit.normalize(rt, norm, x, d), exact, d, n.beta);
-  const ort = checkRows(kit, n.output.data, exact, d, n.beta);
-  const torch = args.torch ? checkRows(kit, await readTorch(args.torch, n.rows, d), exact, d, n.beta) : null;
+  // The norm the model runs (LayerNorm with β or without, RMSNorm), with its own γ, β and ε.
+  const options = { gamma: n.gamma, beta: n.beta, eps: n.eps };
+  const exact = normReference(n.norm, x, d, options as never);
+  const call = rt[NORMS[n.norm].api.call as 'layerNorm'] as (
+    x: Float32Array,
+    d: number,
+    o: typeof options,
+  ) => Float32Array;
+  const ours = checkRows(call.call(rt, x, d, options), exact, d, n.beta);
+  const ort = checkRows(n.output.data, exact, d, n.beta);
+  const torch = args.torch ? checkRows(await readTorch(args.torch, n.rows, d), exact, d, n.beta) : null;
   return {
     runId: args.runId,
     norm: args.norm,

@@ -6,7 +6,9 @@
  * This module, onnxruntime-web and its WebAssembly load only when the reader asks for a run.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
-import type { explainRow, Explanation, LayerNormRuntime, ulp32 } from 'layernorm-wasm';
+import type { Explanation, LayerNormRuntime } from 'layernorm-wasm';
+import { explainRow } from 'bundled:layernorm-wasm';
+import { writeNpy } from 'layernorm-wasm/io';
 import {
   createNormCapture,
   readOnnxModel,
@@ -15,8 +17,7 @@ import {
   type OnnxRuntime,
 } from 'layernorm-wasm/onnx';
 import type { Job } from '../compute';
-import type { normalize, reference } from '../norm';
-import type { TextNorm, TextRunRequest, TextRunResult, TextStagesRequest } from '../protocol';
+import type { DownloadResult, TextNorm, TextRunRequest, TextRunResult, TextStagesRequest } from '../protocol';
 import { readTokenizer, type Tokenizer } from './bpe';
 import { download } from './download';
 import { HUB_MODEL, HUB_TOKENIZER } from './hub';
@@ -25,18 +26,6 @@ import { HUB_MODEL, HUB_TOKENIZER } from './hub';
 export function tokenizerUrlFor(modelUrl: string): string {
   const m = /^(.*\/resolve\/[^/]+\/)(?:onnx\/)?[^/]+$/.exec(modelUrl);
   return m ? `${m[1]}tokenizer.json` : HUB_TOKENIZER;
-}
-
-/**
- * The package's functions the worker already holds, handed in rather than imported: a module this
- * chunk shared with the worker's own would move to a chunk of its own, loaded with the page's
- * first load (which must not grow). layernorm-wasm/onnx comes bundled whole for the same reason.
- */
-export interface TextKit {
-  explainRow: typeof explainRow;
-  normalize: typeof normalize;
-  reference: typeof reference;
-  ulp32: typeof ulp32;
 }
 
 /** Text the card cannot run: said to the reader as it is. */
@@ -80,7 +69,13 @@ async function tokenizerFor(url: string, job: Job): Promise<{ tokenizer: Tokeniz
 async function sessionFor(req: TextRunRequest, job: Job): Promise<NonNullable<typeof open>> {
   const key = modelKey(req);
   if (open?.key === key) return open;
-  const ort = (ortModule ??= loadOrt());
+  // A load that failed (a network error fetching its wasm) is tried again with the next run.
+  const ort = (ortModule ??= loadOrt().catch((e: unknown) => {
+    ortModule = null;
+    throw e;
+  }));
+  // It loads while the model downloads; a failure is reported where it is awaited, below.
+  ort.catch(() => undefined);
   let bytes: Uint8Array | Blob;
   let cached = false;
   let source: string;
@@ -172,7 +167,17 @@ export function normOf(capture: Capture, index: number): Capture['norms'][number
   return n;
 }
 
-export function explainText(kit: TextKit, rt: LayerNormRuntime, req: TextStagesRequest): Explanation {
+export function explainText(rt: LayerNormRuntime, req: TextStagesRequest): Explanation {
   const n = normOf(heldRun(req.runId), req.norm);
-  return kit.explainRow(rt, n.input.data, n.d, req.row, req.weights, req.eps);
+  return explainRow(rt, n.input.data, n.d, req.row, req.weights, req.eps);
+}
+
+/** A norm's captured input as .npy, one row of d per token, named after the norm. */
+export function inputNpy(args: { runId: number; norm: number }): DownloadResult {
+  const n = normOf(heldRun(args.runId), args.norm);
+  const npy = writeNpy(n.input.data, [n.rows, n.d]);
+  return {
+    blob: new Blob([npy as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+    name: `${n.name}.input.npy`,
+  };
 }
