@@ -1,0 +1,76 @@
+// <layernorm-explainer> in framework apps built by Vite, each with the matrix data as its own: the
+// app renders the element, hears `rowchange`, and passes a bad property, after which its page must
+// still stand while the element shows the message and fires `error`. Cases as in cases.mjs, of
+// kind 'explainer' (the runner compares the stages of every row with Node's output). The
+// frameworks come from this repository's node_modules, as an app's own dependencies.
+import { execFileSync } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build as viteBuild } from 'vite';
+import { page } from './cases.mjs';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const modules = join(ROOT, 'node_modules');
+
+/** The app's own dependencies, linked into its node_modules as if it had installed them. */
+function link(app, deps) {
+  for (const dep of deps) symlinkSync(join(modules, dep), join(app.dir, 'node_modules', dep), 'dir');
+}
+
+async function viteApp(app, config = {}) {
+  await viteBuild({ root: app.dir, configFile: false, logLevel: 'warn', ...config });
+  return join(app.dir, 'dist');
+}
+
+/** The stock Vite react-ts template's tsconfig.app.json (Vite 7/8), with `paths` for the React types. */
+function typeCheck(app, files, paths) {
+  const compilerOptions = {
+    target: 'ES2022',
+    useDefineForClassFields: true,
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    module: 'ESNext',
+    types: [],
+    skipLibCheck: true,
+    moduleResolution: 'bundler',
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    moduleDetection: 'force',
+    noEmit: true,
+    jsx: 'react-jsx',
+    strict: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    noFallthroughCasesInSwitch: true,
+    // The shared app code (inputs.js) is JavaScript.
+    allowJs: true,
+    paths,
+  };
+  writeFileSync(join(app.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+  try {
+    execFileSync(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-p', app.dir], { encoding: 'utf8' });
+  } catch (e) {
+    throw new Error(`tsc: ${e.stdout || e.message}`);
+  }
+}
+
+export const frameworkCases = [
+  {
+    // Type-checked by tsc first. React 18 beside React 19: installed under the aliases react-18 and react-dom-18, which the
+    // app's vite config (resolve.alias) and tsconfig (paths, to @types/react-18) map back.
+    name: 'layernorm-wasm/explainer in a React 18 TSX app (Vite build)',
+    kind: 'explainer',
+    files: { 'index.html': page({ script: '/src/react18-entry.tsx' }) },
+    start: async (app) => {
+      const types = join(modules, '@types');
+      typeCheck(app, ['src/react18-entry.tsx'], {
+        react: [join(types, 'react-18')],
+        'react/*': [join(types, 'react-18', '*')],
+        'react-dom/client': [join(types, 'react-dom', 'client.d.ts')],
+      });
+      const alias = { react: join(modules, 'react-18'), 'react-dom': join(modules, 'react-dom-18') };
+      return (await app.serve(await viteApp(app, { resolve: { alias } }))).url();
+    },
+    wasmFrom: 'file',
+    noFailedRequests: true,
+  },
+];
