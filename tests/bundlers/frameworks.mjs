@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import vue from '@vitejs/plugin-vue';
 import { build as viteBuild } from 'vite';
 import { page } from './cases.mjs';
 
@@ -69,6 +70,21 @@ export const frameworkCases = [
       });
       const alias = { react: join(modules, 'react-18'), 'react-dom': join(modules, 'react-dom-18') };
       return (await app.serve(await viteApp(app, { resolve: { alias } }))).url();
+    },
+    wasmFrom: 'file',
+    noFailedRequests: true,
+  },
+  {
+    // Vue sets the element's properties (it has them once defined) and listens to its events;
+    // the compiler is told the tag is a custom element, not a component to resolve.
+    name: 'layernorm-wasm/explainer in a Vue 3 app (Vite build)',
+    kind: 'explainer',
+    files: { 'index.html': page({ script: '/src/vue-entry.js' }) },
+    start: async (app) => {
+      link(app, ['vue']);
+      const isCustomElement = (tag) => tag === 'layernorm-explainer';
+      const plugins = [vue({ template: { compilerOptions: { isCustomElement } } })];
+      return (await app.serve(await viteApp(app, { plugins }))).url();
     },
     wasmFrom: 'file',
     noFailedRequests: true,
