@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import vue from '@vitejs/plugin-vue';
 import { build as viteBuild } from 'vite';
 import { page } from './cases.mjs';
@@ -85,6 +86,18 @@ export const frameworkCases = [
       const isCustomElement = (tag) => tag === 'layernorm-explainer';
       const plugins = [vue({ template: { compilerOptions: { isCustomElement } } })];
       return (await app.serve(await viteApp(app, { plugins }))).url();
+    },
+    wasmFrom: 'file',
+    noFailedRequests: true,
+  },
+  {
+    // Svelte sets the element's properties (it has them once defined); on<event> attributes listen.
+    name: 'layernorm-wasm/explainer in a Svelte 5 app (Vite build)',
+    kind: 'explainer',
+    files: { 'index.html': page({ script: '/src/svelte-entry.js' }) },
+    start: async (app) => {
+      link(app, ['svelte']);
+      return (await app.serve(await viteApp(app, { plugins: [svelte()] }))).url();
     },
     wasmFrom: 'file',
     noFailedRequests: true,
