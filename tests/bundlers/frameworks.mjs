@@ -1,8 +1,9 @@
 // <layernorm-explainer> in framework apps built by Vite, each with the matrix data as its own: the
 // app renders the element, hears `rowchange`, and passes a bad property, after which its page must
 // still stand while the element shows the message and fires `error`. Cases as in cases.mjs, of
-// kind 'explainer' (the runner compares the stages of every row with Node's output). The
-// frameworks come from this repository's node_modules, as an app's own dependencies.
+// kind 'explainer' (the runner compares the stages of every row with Node's output); the React
+// apps are TSX, type-checked by tsc before the build. The frameworks come from this repository's
+// node_modules, as an app's own dependencies.
 import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +57,25 @@ function typeCheck(app, files, paths) {
 }
 
 export const frameworkCases = [
+  {
+    // Type-checked by tsc first (React 19's own types); React sets the element's properties and
+    // on<event> listeners from its props.
+    name: 'layernorm-wasm/explainer in a React 19 TSX app (Vite build)',
+    kind: 'explainer',
+    files: { 'index.html': page({ script: '/src/react19-entry.tsx' }) },
+    start: async (app) => {
+      const types = join(modules, '@types');
+      typeCheck(app, ['src/react19-entry.tsx'], {
+        react: [join(types, 'react')],
+        'react/*': [join(types, 'react', '*')],
+        'react-dom/client': [join(types, 'react-dom', 'client.d.ts')],
+      });
+      link(app, ['react', 'react-dom', 'scheduler']);
+      return (await app.serve(await viteApp(app))).url();
+    },
+    wasmFrom: 'file',
+    noFailedRequests: true,
+  },
   {
     // Type-checked by tsc first. React 18 beside React 19: installed under the aliases react-18 and react-dom-18, which the
     // app's vite config (resolve.alias) and tsconfig (paths, to @types/react-18) map back.
