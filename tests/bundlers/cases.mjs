@@ -25,14 +25,11 @@
 // node(args, env) (runs Node in the app folder and returns stdout), and write(path, contents).
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { rollup } from 'rollup';
 import { build as viteBuild, createServer as viteServer } from 'vite';
 import webpack from 'webpack';
-
-/** This repository, whose node_modules hold what an app's own dependencies would be (React). */
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The strictest policy that still allows WebAssembly: no eval, scripts only from the origin. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
@@ -469,19 +466,6 @@ cases.push(
     files: { ...bundledExplainerPage, ...inlineRuntime },
     start: async (app) => (await app.serve(await rollupApp(app, join(app.dir, 'src/explainer-entry.js')))).url(),
     wasmFrom: 'embedded',
-    noFailedRequests: true,
-  },
-  {
-    // React from this repository's node_modules, as an app's own dependency.
-    name: 'layernorm-wasm/explainer in a React 19 app (Vite build)',
-    kind: 'explainer',
-    files: { 'index.html': page({ script: '/src/react-entry.jsx' }) },
-    start: async (app) => {
-      for (const dep of ['react', 'react-dom', 'scheduler'])
-        symlinkSync(join(ROOT, 'node_modules', dep), join(app.dir, 'node_modules', dep), 'dir');
-      return (await app.serve(await viteApp(app))).url();
-    },
-    wasmFrom: 'file',
     noFailedRequests: true,
   },
   {

@@ -28,6 +28,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, option, root } from '../../web/scripts/common.mjs';
 import { cases } from './cases.mjs';
+import { frameworkCases } from './frameworks.mjs';
 import { D, inputs } from './app/inputs.js';
 import { serveStatic } from './serve.mjs';
 
@@ -37,7 +38,7 @@ const only = option(args, '--only');
 const keep = args.includes('--keep');
 const work = mkdtempSync(join(tmpdir(), 'layernorm-wasm-matrix-'));
 
-const selected = [...cases, ...otherNodeCases(process.env.LNW_NODES ?? '')].filter(
+const selected = [...cases, ...frameworkCases, ...otherNodeCases(process.env.LNW_NODES ?? '')].filter(
   (c) => !only || c.name.includes(only),
 );
 

@@ -1,19 +1,21 @@
-// A React 19 app showing <layernorm-explainer> with the matrix inputs (as number[], what JSON
+// A React 19 app in TypeScript showing <layernorm-explainer> with the matrix inputs (as number[], what JSON
 // gives): it walks the rows through React state, hears the reader's pick (`onrowchange`), passes a
 // bad property and then the good one again, and reports the output stage of each row as
 // app/explainer-entry.js does, with what the app saw.
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'layernorm-wasm/explainer';
+import 'layernorm-wasm/explainer/react';
 import { D, ROWS, inputs } from './inputs.js';
 
 const { x, gamma, beta } = inputs();
 const GOOD = { gamma: Array.from(gamma), beta: Array.from(beta) };
-const BAD = { gamma: 'not numbers', beta: Array.from(beta) };
+// What a JSON file with a mistake in it gives: typed `any`, so only the element can refuse it.
+const BAD = JSON.parse(JSON.stringify({ gamma: 'not numbers', beta: GOOD.beta }));
 const activations = { data: Array.from(x), shape: [ROWS, D], tokens: ['a', 'b', 'c', 'd'] };
-const seen = { picks: [], errors: [] };
-let setWeights;
-let setRow;
+const seen: { picks: string[]; errors: string[] } = { picks: [], errors: [] };
+let setWeights: (weights: typeof GOOD) => void = () => {};
+let setRow: (row: number) => void = () => {};
 
 function App() {
   const [weights, setW] = useState(GOOD);
@@ -27,7 +29,7 @@ function App() {
         weights={weights}
         activations={activations}
         row={row}
-        onrowchange={(e) => (seen.picks.push(e.detail.token), setR(e.detail.row))}
+        onrowchange={(e) => (seen.picks.push(e.detail.token ?? ''), setR(e.detail.row))}
         onerror={(e) => seen.errors.push(e.detail.message)}
       />
     </main>
@@ -42,18 +44,18 @@ const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r,
 async function run() {
   try {
     await frame();
-    const el = document.querySelector('layernorm-explainer');
-    const y = [];
+    const el = document.querySelector('layernorm-explainer')!;
+    const y: number[] = [];
     for (let row = 0; row < ROWS; row++) {
       setRow(row);
       await frame();
       await el.ready;
       if (!el.stages)
-        throw new Error(`no stages for row ${row}: ${el.shadowRoot.querySelector('#ex-status')?.textContent}`);
+        throw new Error(`no stages for row ${row}: ${el.shadowRoot!.querySelector('#ex-status')?.textContent}`);
       y.push(...el.stages.output);
     }
     // The reader picks a token: React hears it and sets the row back.
-    el.shadowRoot.querySelector('[role="option"][data-row="1"]').click();
+    el.shadowRoot!.querySelector<HTMLElement>('[role="option"][data-row="1"]')!.click();
     await frame();
     if (document.getElementById('app-row')?.textContent !== 'row 1') throw new Error('rowchange did not reach React');
     // A bad property: the app stays, the element says why, then draws again with the good one.
@@ -66,11 +68,11 @@ async function run() {
     await frame();
     await el.ready;
     if (!el.stages) throw new Error('the good weights were not drawn again');
-    return { y, heading: `${el.shadowRoot.querySelector('h2')?.textContent} (picked ${seen.picks}; refused once)` };
+    return { y, heading: `${el.shadowRoot!.querySelector('h2')?.textContent} (picked ${seen.picks}; refused once)` };
   } catch (e) {
-    return { error: `${e?.name}: ${e?.message}` };
+    return { error: `${(e as Error)?.name}: ${(e as Error)?.message}` };
   }
 }
 run().then((result) => {
-  window.lnwResult = result;
+  (window as unknown as { lnwResult: unknown }).lnwResult = result;
 });
