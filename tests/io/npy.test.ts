@@ -200,8 +200,9 @@ describe('readNpy', () => {
       const direct = thrown(() => readNpy(file, 'x.npy'));
       expect(direct).toBeInstanceOf(FormatError);
       expect(direct.message).toBe(`x.npy: invalid npy: ${message}`);
-      for (const loading of [loadLayerNormWeights(file), readNpyHeader(new Blob([file]))]) {
-        const error = await rejection(loading);
+      // Each started when awaited: one left waiting while the other rejects would be an unhandled rejection.
+      for (const loading of [() => loadLayerNormWeights(file), () => readNpyHeader(new Blob([file]))]) {
+        const error = await rejection(loading());
         expect(error).toBeInstanceOf(FormatError);
         expect(error.message).toContain(message);
       }

@@ -156,6 +156,7 @@ export const NORM_SPEC = 'web/src/norms.ts';
 export const NORM_NAME_EXCEPTIONS = {
   'web/src/io/norm-kind.ts':
     'how a checkpoint says which norm it holds (GGUF keys, config.json fields) is each format’s own spelling',
+  'web/src/io/gguf-norm.ts': 'how a GGUF says which norm it holds (its ε keys) is the format’s own spelling',
 };
 
 /** The row names of `const <table> = { … }` in the specification's text (its keys at two spaces). */

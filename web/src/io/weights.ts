@@ -10,14 +10,8 @@ import { applyGain, gainRule, unplacedFamily, type NormConvention } from './conv
 import { FormatError, type FileFormat } from './errors.js';
 import { checkLoadOptions, checkWeightsSource, isNpyPair, refuseTensorNames } from './load-arguments.js';
 import type { LoadWeightsOptions, NpyPairSource, WeightsSource } from './load-types.js';
-import {
-  architectureEvidence,
-  configEvidence,
-  decideNorm,
-  ggufEvidence,
-  type NormEvidence,
-  type NormKind,
-} from './norm-kind.js';
+import { decideNorm, NO_EVIDENCE, type NormEvidence, type NormKind } from './norm-kind.js';
+import { evidenceFor, refusal, warningsFor, type Accept } from './norm-choice.js';
 import { NORMS } from '../norms.js';
 import { isGguf, isNpy } from './magic.js';
 import { readSafetensorsIndex } from './safetensors.js';
@@ -78,51 +72,6 @@ export interface LayerNormWeights extends NormWeights {
   norm: 'layernorm';
 }
 
-/**
- * The evidence a checkpoint offers: GGUF metadata first (its ε key, read as its family's norm when
- * the table has the family), then config.json, then what a GGUF's architecture is known to use.
- */
-function evidenceFor(index: TensorIndex | null, config: ModelConfig | null, fail: (p: string) => Error): NormEvidence {
-  const own = ggufEvidence(index?.metadata, fail);
-  const fromConfig = configEvidence(config, fail);
-  const about = {
-    architecture: own.architecture ?? fromConfig.architecture,
-    family: own.family ?? fromConfig.family,
-    named: own.named ?? fromConfig.named,
-  };
-  if (own.layernorm || own.rmsnorm) return { ...own, ...about };
-  if (fromConfig.layernorm || fromConfig.rmsnorm) return { ...fromConfig, ...about };
-  return { ...architectureEvidence(own.architecture), ...about };
-}
-
-/** The warnings of a load: a family the checkpoint names that the table does not have. */
-function warningsFor(
-  evidence: NormEvidence,
-  decided: { norm: NormKind; said: string | null },
-  format: 'safetensors' | 'gguf' | 'npy',
-): string[] {
-  if (evidence.family !== null || evidence.named === null) return [];
-  return [unplacedFamily(evidence.named, decided.norm, decided.said, format)];
-}
-
-/** Which kinds the caller takes: loadLayerNormWeights refuses another norm before reading its data. */
-type Accept = NormKind | 'any';
-
-/** The refusal of a norm the caller does not take, or null when it takes it. */
-function refusal(
-  accept: Accept,
-  decided: { norm: NormKind; said: string | null },
-  weight: string,
-  fail: (p: string) => Error,
-): Error | null {
-  if (accept === 'any' || decided.norm === accept) return null;
-  const got = NORMS[decided.norm].name;
-  return fail(
-    `expected a ${NORMS[accept].name}, got an ${got}: "${weight}" is the gain of an ${got} (${decided.said}); ` +
-      'load it with loadNormWeights, which returns either kind',
-  );
-}
-
 /** Settles the norm kind for the chosen tensors; a norm without a bias (RMSNorm) drops it. */
 function settleNorm(
   evidence: NormEvidence,
@@ -152,14 +101,15 @@ async function loadFromCheckpoint(
   config: Promise<ModelConfig | null>,
   accept: Accept,
 ): Promise<NormWeights> {
-  // GGUF's parser is loaded only for GGUF files (most pages load safetensors alone).
-  const index =
-    format === 'gguf'
-      ? await (await import('./gguf.js')).readGgufIndex(source, first)
-      : await readSafetensorsIndex(source, first);
+  // GGUF's parser, and what its metadata says of the norm, are loaded only for GGUF files (most
+  // pages load safetensors alone).
+  const gguf = format === 'gguf' ? await import('./gguf-norm.js') : null;
+  const index = gguf ? await gguf.readGgufIndex(source, first) : await readSafetensorsIndex(source, first);
   const fail = (problem: string) => new FormatError(format, problem, { source: source.describe });
   const modelConfig = await config;
-  const evidence = evidenceFor(index, modelConfig, fail);
+  const evidence = gguf
+    ? evidenceFor(gguf.ggufEvidence(index.metadata, fail), modelConfig, fail, gguf.architectureEvidence)
+    : evidenceFor(NO_EVIDENCE, modelConfig, fail);
   const family = evidence.family;
   const convention: NormConvention = { family: family?.name ?? null, gain: gainRule(family, format) };
   if (convention.gain === '1' && options.weight === undefined) {
@@ -203,86 +153,6 @@ async function loadFromCheckpoint(
   };
 }
 
-/** Reads a 1-D .npy through a byte source: preamble, header, then exactly the data. */
-async function readNpyVector(source: ByteSource): Promise<{ data: Float32Array; dtype: string }> {
-  // The .npy reader is loaded only for .npy weights.
-  const { decodeNpyData, readNpyHeaderFrom } = await import('./npy.js');
-  const header = await readNpyHeaderFrom(source);
-  if (header.shape.length !== 1) {
-    throw new FormatError('npy', `expected a vector of shape (d,), got shape (${header.shape.join(', ')})`, {
-      source: source.describe,
-    });
-  }
-  const byteLength = header.count * header.itemSize;
-  const data = decodeNpyData(await source.read(header.dataOffset, byteLength), header.dtype, header.count);
-  return { data, dtype: header.dtype };
-}
-
-/** Progress over several sources reported as one total. */
-function sharedProgress(options: LoadWeightsOptions, count: number): ByteSourceOptions[] {
-  const read = new Array<number>(count).fill(0);
-  const expected = new Array<number>(count).fill(0);
-  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
-  return read.map((_, i) => ({
-    ...options,
-    onProgress: options.onProgress
-      ? (r: number, e: number) => {
-          read[i] = r;
-          expected[i] = e;
-          options.onProgress!(sum(read), sum(expected));
-        }
-      : undefined,
-  }));
-}
-
-async function loadNpyPair(
-  pair: NpyPairSource,
-  options: LoadWeightsOptions,
-  config: Promise<ModelConfig | null>,
-  accept: Accept,
-): Promise<NormWeights> {
-  const hasBeta = pair.beta !== undefined && pair.beta !== null && options.bias !== null;
-  const [gOpts, bOpts] = sharedProgress(options, 2);
-  const gSrc = byteSourceFor(pair.gamma, gOpts!);
-  const bSrc = hasBeta ? byteSourceFor(pair.beta!, bOpts!) : null;
-  const [g, b] = await Promise.all([readNpyVector(gSrc), bSrc ? readNpyVector(bSrc) : Promise.resolve(null)]);
-  const fail = (problem: string) => new FormatError('npy', problem, { source: gSrc.describe });
-  if (b && b.data.length !== g.data.length) {
-    throw fail(
-      `gamma has ${g.data.length} values but beta (${bSrc!.describe}) has ${b.data.length}; expected equal lengths`,
-    );
-  }
-  const evidence = evidenceFor(null, await config, fail);
-  const names = { weight: gSrc.describe, bias: bSrc ? bSrc.describe : null };
-  const decided = decideNorm(evidence, b !== null);
-  const refused = refusal(accept, decided, names.weight, fail);
-  if (refused) throw refused;
-  if (!NORMS[decided.norm].bias && b) {
-    throw fail(
-      `expected a gain only: the config says ${NORMS[decided.norm].name} (${decided.said}), which has no bias, but a beta file was given (${bSrc!.describe})`,
-    );
-  }
-  // The gain given is the family's stored weight (np.save of Gemma's model.norm.weight is w, not 1 + w).
-  const rule = gainRule(evidence.family, 'npy');
-  const gain = rule === '1' ? 'w' : rule;
-  return {
-    gamma: applyGain(g.data, gain),
-    beta: b ? b.data : null,
-    d: g.data.length,
-    norm: decided.norm,
-    eps: decided.eps,
-    architecture: evidence.architecture,
-    convention: { family: evidence.family?.name ?? null, gain },
-    warnings: warningsFor(evidence, decided, 'npy'),
-    names,
-    dtype: g.dtype,
-    dtypes: { weight: g.dtype, bias: b ? b.dtype : null },
-    format: 'npy',
-    bytesRead: gSrc.bytesRead + (bSrc?.bytesRead ?? 0),
-    source: bSrc ? `${gSrc.describe} + ${bSrc.describe}` : gSrc.describe,
-  };
-}
-
 /** The config.json to consult: the one given, else the Hub sibling of a Hub URL, else none. */
 function configFor(source: WeightsSource, options: LoadWeightsOptions): Promise<ModelConfig | null> {
   const pending =
@@ -304,7 +174,7 @@ async function load(fn: string, input: unknown, given: unknown, accept: Accept):
   const source = checkWeightsSource(fn, input);
   if (isNpyPair(source)) refuseTensorNames(fn, options, 'a { gamma, beta } pair of .npy files');
   const config = configFor(source, options);
-  if (isNpyPair(source)) return loadNpyPair(source, options, config, accept);
+  if (isNpyPair(source)) return (await import('./npy-weights.js')).loadNpyPair(source, options, config, accept);
   const bytes = byteSourceFor(source, options);
   const fail = (problem: string) =>
     new FormatError(options.format ?? 'safetensors', problem, { source: bytes.describe });
@@ -313,6 +183,7 @@ async function load(fn: string, input: unknown, given: unknown, accept: Accept):
   const format = options.format ?? (isGguf(first) ? 'gguf' : isNpy(first) ? 'npy' : 'safetensors');
   if (format === 'npy') {
     refuseTensorNames(fn, options, 'a .npy file');
+    const { loadNpyPair } = await import('./npy-weights.js');
     const result = await loadNpyPair({ gamma: source, beta: null }, options, config, accept);
     // The format sniff above was a read too.
     return { ...result, bytesRead: result.bytesRead + bytes.bytesRead };

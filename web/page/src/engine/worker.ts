@@ -4,16 +4,16 @@
  * the requests in protocol.ts. Long jobs (a large file, the lab) walk the rows in slices and yield
  * between them, so a newer request can cancel them.
  */
-import { DEFAULT_NORM, init, type LayerNormRuntime } from 'layernorm-wasm';
-import { countBitDifferences, median } from './checks';
+import { init, type LayerNormRuntime } from 'layernorm-wasm';
+import { median } from './checks';
 import { CancelledError, compute, explainStages, type Job, type Output } from './compute';
 import type { Lab } from './lab';
-import { createNorm, normalize, normFor, paramsOf, reference, type Weights } from './norm';
+import { createNorm, normFor, type Weights } from './norm';
 import type { EngineApi, EngineReply, EngineRequest, LayerParams, Operation } from './protocol';
-import { gpt2LikeActivations } from './sample';
 import type { Source } from './held';
 import { openSource } from './sources';
-import { readWeights, WeightsError } from './weights';
+import { readWeights } from './weights';
+import { WeightsError } from './weights-error';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -49,6 +49,9 @@ const jobs = new Map<number, Job>();
 const aborts = new Map<number, AbortController>();
 
 const rt = () => (runtime ??= init());
+/** What only a later click asks for (the scalar comparison, the benchmark, downloads): loaded then. */
+let laterModule: Promise<typeof import('./later')> | null = null;
+const later = () => (laterModule ??= import('./later'));
 
 function needWeights(): Weights {
   if (!weights) throw new Error('No weights loaded yet.');
@@ -131,32 +134,12 @@ const handlers: { [K in Exclude<Operation, TextOperation>]: Handler<K> } = {
   async scalar(params, job) {
     const c = needCurrent();
     const w = needWeights();
-    const [ours, scalar] = await Promise.all([rt(), (scalarRuntime ??= init({ backend: 'scalar' }))]);
-    const { rows, d } = c.source.info;
-    const norm = normFor(w, params);
-    let differing = 0;
-    let first: { index: number; ours: number; scalar: number } | null = null;
-    for (let r0 = 0; r0 < rows; r0 += c.source.sliceRows) {
-      if (job.cancelled) throw new CancelledError();
-      const n = Math.min(c.source.sliceRows, rows - r0);
-      const x = await c.source.readRows(r0, n);
-      const a = normalize(ours, norm, x, d);
-      const b = normalize(scalar, norm, x, d);
-      const diff = countBitDifferences(a, b);
-      if (diff.count && !first) first = { index: r0 * d + diff.first, ours: a[diff.first]!, scalar: b[diff.first]! };
-      differing += diff.count;
-      job.progress({ phase: 'scalar', done: r0 + n, total: rows });
-    }
-    return {
-      actId: c.source.info.id,
-      weightsId: w.id,
-      params: paramsOf(norm),
-      kernel: ours.kernel,
-      otherKernel: scalar.kernel,
-      total: rows * d,
-      differing,
-      first,
-    };
+    const [ours, scalar, { compareScalar }] = await Promise.all([
+      rt(),
+      (scalarRuntime ??= init({ backend: 'scalar' })),
+      later(),
+    ]);
+    return compareScalar(ours, scalar, c.source, w, params, job);
   },
 
   async addExpected(args) {
@@ -183,20 +166,8 @@ const handlers: { [K in Exclude<Operation, TextOperation>]: Handler<K> } = {
 
   async download(args) {
     const c = needCurrent();
-    const out = c.output;
-    if (!out) throw new Error('No output yet.');
-    const { shape } = c.source.info;
-    if (args.format === 'npy') {
-      const { npyBlob } = await import('./npy-out');
-      const blob = npyBlob(shape, out.data ?? null, out.parts ?? null);
-      const name = out.data ? 'layernorm-output.npy' : `${c.source.info.label.replace(/\.npy$/i, '')}-layernorm.npy`;
-      return { blob, name };
-    }
-    if (!out.data) throw new Error('This output is too large for JSON; download the .npy.');
-    return {
-      blob: new Blob([toNestedJson(out.data, shape)], { type: 'application/json' }),
-      name: 'layernorm-output.json',
-    };
+    if (!c.output) throw new Error('No output yet.');
+    return (await later()).download(c.source.info, c.output, args.format);
   },
 
   async timing(params) {
@@ -214,63 +185,9 @@ const handlers: { [K in Exclude<Operation, TextOperation>]: Handler<K> } = {
   },
 
   async bench(params, job) {
-    const r = await rt();
-    const d = 768;
-    // The weights in use when they are d = 768 wide, else unit gains (no β) of the same kind.
-    const norm = normFor(
-      weights?.d === d
-        ? weights
-        : { id: 0, gamma: new Float32Array(d).fill(1), beta: null, d, norm: weights?.norm ?? DEFAULT_NORM },
-      params,
-    );
-    const x = gpt2LikeActivations(1, 1024, d, 42);
-    const y = new Float32Array(x.length);
-    const layer = createNorm(r, d, norm);
-    const runs = 9;
-    const tw: number[] = [];
-    const tj: number[] = [];
-    try {
-      // Plain JavaScript: the package's reference, each output the float32 nearest the exact answer.
-      layer.forward(x, y);
-      reference(norm, x, d);
-      // Interleaved, so both see the same machine load.
-      for (let i = 0; i < runs; i++) {
-        if (job.cancelled) throw new CancelledError();
-        let t0 = performance.now();
-        layer.forward(x, y);
-        tw.push(performance.now() - t0);
-        t0 = performance.now();
-        reference(norm, x, d);
-        tj.push(performance.now() - t0);
-        job.progress({ phase: 'bench', done: i + 1, total: runs });
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-    } finally {
-      layer.dispose();
-    }
-    return { runs, wasmMs: median(tw), jsMs: median(tj), values: x.length };
+    return (await later()).bench(await rt(), weights, params, job);
   },
 };
-
-/** Nested arrays in the input's shape. JSON has no NaN or ±Inf: those become null (the page says so). */
-function toNestedJson(data: Float32Array, shape: number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  const walk = (axis: number) => {
-    const n = shape[axis]!;
-    parts.push('[');
-    for (let k = 0; k < n; k++) {
-      if (k) parts.push(',');
-      if (axis === shape.length - 1) {
-        const v = data[i++]!;
-        parts.push(Number.isFinite(v) ? String(v) : 'null');
-      } else walk(axis + 1);
-    }
-    parts.push(']');
-  };
-  walk(0);
-  return parts.join('');
-}
 
 /** Median time of one call, over batches long enough for the timer's resolution. */
 function timeCall(fn: () => void, budgetMs = 120): number {
