@@ -499,7 +499,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       if (rms && magnitude == 0.0 && !(y == 0.0f)) Fail("a zero row did not give 0", row, j, y, 0);
       double bound = kMaxScaledUlp;
-      const double s = std::max(std::fabs(static_cast<double>(ref[i]) - bj), std::fabs(bj));
+      const double s =
+          std::max(std::fabs(static_cast<double>(ref[i]) - bj), std::fabs(static_cast<double>(bj)));
       // Known limit (fuzz_regressions/README.md, subnormal-xhat-times-gamma): on the fast path a
       // subnormal float32 x-hat (an element within 2^-126 sigma of the mean, on a row spanning
       // more binades than its float64 sum holds exactly) carries an absolute rounding error of up
