@@ -1,4 +1,4 @@
-// What the Vue and Svelte apps do with their <layernorm-explainer>, through what each app exposes:
+// What the React, Vue and Svelte apps do with their <layernorm-explainer>, through what each app exposes:
 // setRow and setWeights (its state), GOOD (its weights), seen ({ picks, errors }: what its
 // listeners heard). It walks the rows, has the reader pick a token, passes `bad` (whose refusal
 // must name `refusal`) and then GOOD again, and reports the output stage of each row as

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'layernorm-wasm/explainer';
 import 'layernorm-wasm/explainer/react';
+import { drive } from './framework-driver.js';
 import { D, ROWS, inputs } from './inputs.js';
 
 const { x, gamma, beta } = inputs();
@@ -39,40 +40,14 @@ function App() {
 const root = document.createElement('div');
 document.body.append(root);
 createRoot(root).render(<App />);
-const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-
-async function run() {
-  try {
-    await frame();
-    const el = document.querySelector('layernorm-explainer')!;
-    const y: number[] = [];
-    for (let row = 0; row < ROWS; row++) {
-      setRow(row);
-      await frame();
-      await el.ready;
-      if (!el.stages)
-        throw new Error(`no stages for row ${row}: ${el.shadowRoot!.querySelector('#ex-status')?.textContent}`);
-      y.push(...el.stages.output);
-    }
-    // The reader picks a token: React hears it and sets the row back.
-    el.shadowRoot!.querySelector<HTMLElement>('[role="option"][data-row="1"]')!.click();
-    await frame();
-    if (document.getElementById('app-row')?.textContent !== 'row 1') throw new Error('rowchange did not reach React');
-    // A bad property: the app stays, the element says why, then draws again with the good one.
-    setWeights(BAD);
-    await frame();
-    await el.ready;
-    if (!document.getElementById('app-row')) throw new Error('the app is gone after a bad property');
-    if (el.stages || !seen.errors[0]?.includes('weights.gamma')) throw new Error(`not refused: ${seen.errors}`);
-    setWeights(GOOD);
-    await frame();
-    await el.ready;
-    if (!el.stages) throw new Error('the good weights were not drawn again');
-    return { y, heading: `${el.shadowRoot!.querySelector('h2')?.textContent} (picked ${seen.picks}; refused once)` };
-  } catch (e) {
-    return { error: `${(e as Error)?.name}: ${(e as Error)?.message}` };
-  }
-}
-run().then((result) => {
+// Through arrows: React hands over its setters only when it first renders the app.
+drive({
+  setRow: (row: number) => setRow(row),
+  setWeights: (w: typeof GOOD) => setWeights(w),
+  GOOD,
+  seen,
+  bad: BAD,
+  refusal: 'weights.gamma',
+}).then((result) => {
   (window as unknown as { lnwResult: unknown }).lnwResult = result;
 });
