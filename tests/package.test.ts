@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REACT_TS_TEMPLATE } from './bundlers/react-ts-template.mjs';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -409,25 +410,7 @@ void captureNorms(ort, {} as never, 'hello');
 });
 
 describe('the README’s React example, type-checked as the stock Vite react-ts template checks an app', () => {
-  // The template's tsconfig.app.json (Vite 7/8): strict, bundler resolution, react-jsx, skipLibCheck.
-  const template = {
-    target: 'ES2022',
-    useDefineForClassFields: true,
-    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-    module: 'ESNext',
-    types: [],
-    skipLibCheck: true,
-    moduleResolution: 'bundler',
-    allowImportingTsExtensions: true,
-    verbatimModuleSyntax: true,
-    moduleDetection: 'force',
-    noEmit: true,
-    jsx: 'react-jsx',
-    strict: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noFallthroughCasesInSwitch: true,
-  };
+  const template = REACT_TS_TEMPLATE;
   const types = (name: string) => join(root, 'node_modules', '@types', name);
   const example = () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');

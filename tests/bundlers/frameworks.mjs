@@ -11,6 +11,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import vue from '@vitejs/plugin-vue';
 import { build as viteBuild } from 'vite';
 import { page } from './cases.mjs';
+import { REACT_TS_TEMPLATE } from './react-ts-template.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const modules = join(ROOT, 'node_modules');
@@ -25,25 +26,10 @@ async function viteApp(app, config = {}) {
   return join(app.dir, 'dist');
 }
 
-/** The stock Vite react-ts template's tsconfig.app.json (Vite 7/8), with `paths` for the React types. */
+/** As the stock Vite react-ts template checks an app, with `paths` for the React types. */
 function typeCheck(app, files, paths) {
   const compilerOptions = {
-    target: 'ES2022',
-    useDefineForClassFields: true,
-    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-    module: 'ESNext',
-    types: [],
-    skipLibCheck: true,
-    moduleResolution: 'bundler',
-    allowImportingTsExtensions: true,
-    verbatimModuleSyntax: true,
-    moduleDetection: 'force',
-    noEmit: true,
-    jsx: 'react-jsx',
-    strict: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noFallthroughCasesInSwitch: true,
+    ...REACT_TS_TEMPLATE,
     // The shared app code (inputs.js) is JavaScript.
     allowJs: true,
     paths,
