@@ -5,7 +5,8 @@
  */
 import { checkDType, kindForDType, kindOf } from './activations.js';
 import { checkBeta, checkNormCall, checkResidual, dtypeOption, type CheckedNorm, type NormKind } from './call.js';
-import { Executor, type Params } from './executor.js';
+import { Executor } from './executor.js';
+import type { Params } from './plan.js';
 import { halfBitsToFloat32 } from './half.js';
 import type { Heap } from './heap.js';
 import { layerNormalization } from './layer-normalization.js';
