@@ -70,11 +70,6 @@ layernorm::NormCall FromWire(Address wire) {
   return c;
 }
 
-// Any normalizing call; its per-row mean and rstd when the call asks for them.
-int NormalizeRaw(Address wire) {
-  return static_cast<int>(layernorm::detail::NormalizeValidated(FromWire(wire), nullptr));
-}
-
 // stats: rows x {mean, variance, rstd} as float64.
 int StatisticsRaw(Address wire, Address stats) {
   return static_cast<int>(layernorm::detail::StatisticsValidated(
@@ -123,10 +118,14 @@ EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows,
   return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 
+// Any normalizing call, the wire struct at `wire`; its per-row mean and rstd when it asks for them.
+EMSCRIPTEN_KEEPALIVE int lnw_normalize(Address wire) {
+  return static_cast<int>(layernorm::detail::NormalizeValidated(FromWire(wire), nullptr));
+}
+
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(layernorm) {
-  emscripten::function("_normalize", &NormalizeRaw);
   emscripten::function("_statistics", &StatisticsRaw);
   emscripten::function("_stages", &StagesRaw);
   emscripten::function("_kernelName", &KernelName);

@@ -69,7 +69,7 @@ describe('a 16-bit row wider than a chunk, with wasm memory full', () => {
     const wire = module._malloc(WIRE_BYTES);
     const none = { gamma: 0, beta: 0, residual: 0, bias: 0, sumOut: 0, mean: 0, rstd: 0, scratch: 0 };
     new Wire(raw, wire).write({ norm: 0, dtype: 2, rows: 1, d, x: row, y: row, ...none, eps: 1e-5 });
-    const call = () => raw._normalize(wire);
+    const call = () => raw._lnw_normalize(wire);
     const blocks = exhaust(module);
     const status = call();
     expect(status).toBe(14);

@@ -11,6 +11,7 @@ import type { CheckedNorm } from './call.js';
 import { Heap } from './heap.js';
 import {
   CHUNK,
+  isPerToken,
   NORMALIZE,
   type Params,
   type Plan,
@@ -23,7 +24,7 @@ import {
 } from './plan.js';
 import type { ActivationArray } from './types.js';
 import type { LayerNormModule } from './wasm/module.js';
-import { newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire.js';
+import { newWireCall, Wire, WIRE_BYTES, WIRE_SLOT as S, type WireCall } from './wire.js';
 
 export interface StagesResult {
   stats: Float64Array; // mean, variance, rstd
@@ -64,14 +65,25 @@ export class Executor {
   /** Any checked normalizing call; `resident` holds a LayerNorm object's gain and bias. Returns the output. */
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
     if (c.rows === 0) return c.out ?? c.kind.make(0);
-    const p = this.#planner.normalize(c, resident);
-    if (p.perToken) {
-      this.#stageParams(p);
-      p.release();
-      const out = c.out as Float32Array | null;
-      return this.perToken(c.x as Float32Array, out, c.rows, c.d, p.gamma, p.beta, c.eps, c.mean, c.rstd);
+    const stats = c.mean !== null || c.rstd !== null;
+    if (c.d <= CHUNK && isPerToken(this.#planner.plain(c), c.rows, c.d, stats)) {
+      // Its plan, without a Plan: the reserved areas, the gain and bias copied there when stateless.
+      const at = this.#planner.inChunk(c.d);
+      if (c.gamma) this.heap.write(at.gamma, c.gamma);
+      if (c.beta) this.heap.write(at.beta, c.beta);
+      const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
+      const beta = resident ? resident.beta : c.beta ? at.beta : 0;
+      const x = c.x as Float32Array;
+      return this.perToken(x, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps, c.mean, c.rstd);
     }
-    return this.run(p)!;
+    const p = this.#planner.normalize(c, resident);
+    if (p.block !== 0 || p.perChunk < p.rows) return this.run(p)!;
+    // One chunk in the reserved areas: run() with nothing to free and no loop, straight to #step
+    // (web/bench/NOTES.md: through run, the one-row 16-bit, RMSNorm and fused calls were slower).
+    this.#stageParams(p);
+    const out = this.#step(p, c.x, c.residual, 0, c.rows, c.out);
+    p.release();
+    return out!;
   }
 
   /** Per-row { mean, variance, rstd } into three Float64Arrays. */
@@ -222,7 +234,7 @@ export class Executor {
 
   /**
    * `n` rows from x to y through the plan's entry point: `_lnw_layernorm` for a plain call (plain
-   * arguments), `_normalize` for any other (the wire struct).
+   * arguments), `_lnw_normalize` for any other (the wire struct).
    */
   #core(p: Plan, x: number, y: number, n: number): void {
     const { job, at } = p;
@@ -233,8 +245,26 @@ export class Executor {
         rstd = job.rstd ? at.rstd : 0;
       status = module._lnw_layernorm(x, y, n, job.d, p.gamma, p.beta, job.eps, mean, rstd);
     } else {
-      this.#writeWire(p, x, y, n);
-      status = module._normalize(this.#wire.at);
+      // Written here, by WIRE_SLOT, unchecked: through a WireCall and Wire.write's checks, the one-row
+      // 16-bit, RMSNorm and fused calls measured ~5% slower (web/bench/NOTES.md). Every value is a
+      // chunk's row count, d, or an address in wasm memory: all below 2^31 by construction.
+      const u32 = this.#wire.u32();
+      u32[S.norm] = p.norm;
+      u32[S.dtype] = p.dtype;
+      u32[S.rows] = n;
+      u32[S.d] = job.d;
+      u32[S.x] = x;
+      u32[S.y] = y;
+      u32[S.gamma] = p.gamma;
+      u32[S.beta] = p.beta;
+      u32[S.residual] = job.residual ? at.r : 0;
+      u32[S.bias] = job.bias ? at.bias : 0;
+      u32[S.sumOut] = job.sumOut ? at.r : 0;
+      u32[S.mean] = job.mean ? at.mean : 0;
+      u32[S.rstd] = job.rstd ? at.rstd : 0;
+      u32[S.scratch] = at.stage;
+      this.#wire.f64()[S.eps] = job.eps;
+      status = module._lnw_normalize(this.#wire.at);
     }
     if (status !== 0) this.heap.check(status, job.fn);
   }
@@ -246,7 +276,7 @@ export class Executor {
   #records(p: Plan, first: number, n: number): null {
     const { job, at } = p;
     const module = this.heap.module;
-    this.#writeWire(p, at.x, 0, n);
+    this.#writeWire(p, at.x, n);
     const status =
       p.op === STAGES
         ? module._stages(this.#wire.at, at.stats, at.vectors)
@@ -263,24 +293,21 @@ export class Executor {
     return null;
   }
 
-  /** The call into the core at #wire: `n` rows from x to y (the statistics and stages write no y). */
-  #writeWire(p: Plan, x: number, y: number, n: number): void {
+  /** The statistics' or stages' call at #wire: `n` rows at x. */
+  #writeWire(p: Plan, x: number, n: number): void {
     const { job, at } = p;
-    const normalizing = p.op === NORMALIZE;
     const w = this.#call;
     w.norm = p.norm;
     w.dtype = p.dtype;
     w.rows = n;
     w.d = job.d;
     w.x = x;
-    w.y = y;
+    w.y = 0;
     w.gamma = p.gamma;
     w.beta = p.beta;
     w.residual = job.residual ? at.r : 0;
     w.bias = job.bias ? at.bias : 0;
-    w.sumOut = normalizing && job.sumOut ? at.r : 0;
-    w.mean = normalizing && job.mean ? at.mean : 0;
-    w.rstd = normalizing && job.rstd ? at.rstd : 0;
+    w.sumOut = w.mean = w.rstd = 0;
     w.scratch = at.stage;
     w.eps = job.eps;
     this.#wire.write(w);

@@ -25,7 +25,7 @@ export const STAT_ROWS = 4096;
 const STATS_PER_CHUNK = Math.floor((3 * CHUNK * 4) / 24);
 
 /** The core's entry point a plan's chunks go through. */
-export const NORMALIZE = 0; // _normalize (or _lnw_layernorm: Plan.plain)
+export const NORMALIZE = 0; // _lnw_normalize (or _lnw_layernorm: Plan.plain)
 export const STATISTICS = 1; // _statistics: { mean, variance, rstd } per row
 export const STAGES = 2; // _stages: one row's statistics and stage vectors
 export type Op = typeof NORMALIZE | typeof STATISTICS | typeof STAGES;
@@ -165,7 +165,8 @@ export interface StagesCall {
 
 /**
  * The per-token call: a plain call (float32 LayerNorm, nothing fused: isPlain) whose rows and
- * their statistics fit one chunk. Its plan is known without being made: executor.perToken runs it.
+ * their statistics fit one chunk. Its plan is known without being made (the reserved areas, its
+ * gain and bias): Executor.perToken runs it, written out.
  */
 export function isPerToken(plain: boolean, rows: number, d: number, stats: boolean): boolean {
   return plain && rows * d <= CHUNK && (!stats || rows <= STAT_ROWS);
@@ -189,10 +190,8 @@ export class Plan {
   /** The wire's codes of the norm (NORMS[…].wire) and of the dtype (DTYPE_CODES). */
   norm = 0;
   dtype = 0;
-  /** Through `_lnw_layernorm` (a plain call), not `_normalize`. */
+  /** Through `_lnw_layernorm` (a plain call), not `_lnw_normalize` (the wire struct). */
   plain = false;
-  /** The per-token call (isPerToken): Executor.perToken runs it. */
-  perToken = false;
   /** The gain and bias the core reads: a resident norm's, the copies in at.gamma and at.beta, or 0. */
   gamma = 0;
   beta = 0;
@@ -222,7 +221,7 @@ export interface Reserved {
 export class Planner {
   /** The plan of calls that fit the reserved areas, refilled (a new object is a visible share of a one-row call). */
   readonly #reused = new Plan();
-  /** The reserved areas as calls of width #chunkD lay them out (#inChunk). */
+  /** The reserved areas as calls of width #chunkD lay them out (inChunk). */
   #chunk = new Areas();
   #chunkD = 0;
   // The last call's norm row and dtype code (#spec, #dtypeCode).
@@ -244,10 +243,7 @@ export class Planner {
     const stats = c.mean !== null || c.rstd !== null;
     const perChunk =
       c.rows * c.d <= CHUNK && (c.rows <= STAT_ROWS || !stats) ? c.rows : fit(c.d, stats ? STAT_ROWS : CHUNK);
-    const plain = isPlain(c, this.#spec(c));
-    const p = this.#fill(this.#reused, NORMALIZE, c, c.rows, this.#inChunk(c.d), perChunk, plain, resident);
-    p.perToken = isPerToken(plain, c.rows, c.d, stats);
-    return p;
+    return this.#fill(this.#reused, NORMALIZE, c, c.rows, this.inChunk(c.d), perChunk, this.plain(c), resident);
   }
 
   /** Per-row { mean, variance, rstd } of c's rows into the three arrays. */
@@ -256,7 +252,7 @@ export class Planner {
     const job = asJob({ fn: c.fn, norm: DEFAULT_NORM, kind, rows: c.rows, d, eps: c.eps, x: c.x, mean, rstd });
     let p: Plan;
     if (d <= CHUNK) {
-      p = this.#fill(this.#reused, STATISTICS, job, c.rows, this.#inChunk(d), fit(d, STATS_PER_CHUNK), false, null);
+      p = this.#fill(this.#reused, STATISTICS, job, c.rows, this.inChunk(d), fit(d, STATS_PER_CHUNK), false, null);
     } else {
       // A wide row: its records, the row, then a 16-bit row's float32 staging, in a block of its own.
       const layout = new Layout();
@@ -348,7 +344,6 @@ export class Planner {
     p.perChunk = perChunk;
     p.copies = true;
     p.plain = plain;
-    p.perToken = false;
     p.gamma = resident ? resident.gamma : job.gamma ? at.gamma : 0;
     p.beta = resident ? resident.beta : job.beta ? at.beta : 0;
     p.variance = null;
@@ -369,6 +364,11 @@ export class Planner {
     return this.#specRow;
   }
 
+  /** isPlain(c), its norm row looked up as #spec does. */
+  plain(c: Job): boolean {
+    return isPlain(c, this.#spec(c));
+  }
+
   #dtypeCode(kind: Kind): number {
     if (kind !== this.#codedKind) {
       this.#kindCode = DTYPE_CODES[kind.dtype];
@@ -382,7 +382,7 @@ export class Planner {
    * bias follow its gain (at 4d and 8d): placed a chunk apart, at one offset modulo 4 KiB with the
    * chunk's rows, they made layerNorm(x, d, { out }) and the 16-bit calls 2-4% slower at one row.
    */
-  #inChunk(d: number): Areas {
+  inChunk(d: number): Areas {
     return this.#chunkD === d ? this.#chunk : this.#layChunk(d);
   }
 
@@ -443,7 +443,7 @@ export class Planner {
       stage: stage ? block + stage : 0,
     });
     const job = asJob({ ...c, ...(args as Partial<Job>) });
-    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, isPlain(c, this.#spec(c)), resident);
+    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, this.plain(c), resident);
     p.block = block;
     return p;
   }

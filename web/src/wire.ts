@@ -58,7 +58,7 @@ export const WIRE_BYTES = ((end: number) => Math.ceil(end / 8) * 8)(
 );
 
 /** Each field's index in a view of the struct of its type: 32-bit (offset / 4) or float64 (offset / 8). */
-const SLOT = Object.fromEntries(
+export const WIRE_SLOT = Object.fromEntries(
   WIRE_LAYOUT.map(([name, offset, type]) => [name, offset / WIRE_TYPE_BYTES[type]]),
 ) as Readonly<Record<keyof WireCall, number>>;
 
@@ -86,24 +86,54 @@ export class Wire {
   ) {}
 
   write(c: WireCall): void {
+    // Checked in one expression, no call per field: V8 stops inlining deep in a one-row call's
+    // chain, and a call per field measured ~50 ns of it (web/bench/NOTES.md).
+    if (
+      c.rows >>> 0 !== c.rows ||
+      c.d >>> 0 !== c.d ||
+      c.x >>> 0 !== c.x ||
+      c.y >>> 0 !== c.y ||
+      c.gamma >>> 0 !== c.gamma ||
+      c.beta >>> 0 !== c.beta ||
+      c.residual >>> 0 !== c.residual ||
+      c.bias >>> 0 !== c.bias ||
+      c.sumOut >>> 0 !== c.sumOut ||
+      c.mean >>> 0 !== c.mean ||
+      c.rstd >>> 0 !== c.rstd ||
+      c.scratch >>> 0 !== c.scratch
+    ) {
+      refuse(c);
+    }
     // Memory growth detaches the views (length 0): they are made again.
     const u32 = this.#u32.length === 0 ? this.#view() : this.#u32;
     const i32 = this.#i32;
-    i32[SLOT.norm] = c.norm;
-    i32[SLOT.dtype] = c.dtype;
-    u32[SLOT.rows] = fit('rows', c.rows);
-    u32[SLOT.d] = fit('d', c.d);
-    u32[SLOT.x] = fit('x', c.x);
-    u32[SLOT.y] = fit('y', c.y);
-    u32[SLOT.gamma] = fit('gamma', c.gamma);
-    u32[SLOT.beta] = fit('beta', c.beta);
-    u32[SLOT.residual] = fit('residual', c.residual);
-    u32[SLOT.bias] = fit('bias', c.bias);
-    u32[SLOT.sumOut] = fit('sumOut', c.sumOut);
-    u32[SLOT.mean] = fit('mean', c.mean);
-    u32[SLOT.rstd] = fit('rstd', c.rstd);
-    u32[SLOT.scratch] = fit('scratch', c.scratch);
-    this.#f64[SLOT.eps] = c.eps;
+    i32[WIRE_SLOT.norm] = c.norm;
+    i32[WIRE_SLOT.dtype] = c.dtype;
+    u32[WIRE_SLOT.rows] = c.rows;
+    u32[WIRE_SLOT.d] = c.d;
+    u32[WIRE_SLOT.x] = c.x;
+    u32[WIRE_SLOT.y] = c.y;
+    u32[WIRE_SLOT.gamma] = c.gamma;
+    u32[WIRE_SLOT.beta] = c.beta;
+    u32[WIRE_SLOT.residual] = c.residual;
+    u32[WIRE_SLOT.bias] = c.bias;
+    u32[WIRE_SLOT.sumOut] = c.sumOut;
+    u32[WIRE_SLOT.mean] = c.mean;
+    u32[WIRE_SLOT.rstd] = c.rstd;
+    u32[WIRE_SLOT.scratch] = c.scratch;
+    this.#f64[WIRE_SLOT.eps] = c.eps;
+  }
+
+  /**
+   * The struct as 32-bit fields (a code of the norm or dtype has the same bits as an int32), for a
+   * caller that writes it by WIRE_SLOT itself; then f64() for eps.
+   */
+  u32(): Uint32Array {
+    return this.#u32.length === 0 ? this.#view() : this.#u32;
+  }
+
+  f64(): Float64Array {
+    return this.#f64;
   }
 
   #view(): Uint32Array {
@@ -114,7 +144,12 @@ export class Wire {
   }
 }
 
-function fit(name: keyof WireCall, value: number): number {
-  if (value >>> 0 !== value) throw new Error(`the core's call: ${name} = ${value} does not fit its 32 bits (a defect)`);
-  return value;
+/** Throws for the first 32-bit field of `c` that does not fit (write() found one). */
+function refuse(c: WireCall): void {
+  for (const [name, , type] of WIRE_LAYOUT) {
+    const value = c[name];
+    if (type === 'u32' && value >>> 0 !== value) {
+      throw new Error(`the core's call: ${name} = ${value} does not fit its 32 bits (a defect)`);
+    }
+  }
 }
