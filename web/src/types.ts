@@ -1,4 +1,8 @@
-/** Public types of layernorm-wasm. Everything here is re-exported from the package root. */
+/**
+ * Public types of layernorm-wasm. Everything here is re-exported from the package root.
+ *
+ * May import: norms.ts.
+ */
 import type { NORMS, NormKind } from './norms.js';
 
 export type { FormOf, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';

@@ -1,8 +1,8 @@
 /**
  * The numbers the explainer shows for one row: its stages under the form its weights run in, and
- * the same row under the three forms (same γ), each computed by the package's runtime. The
- * package's main entry exports it too, for hosts that compute them elsewhere (a worker holding the
- * data) and hand them to the element through its `engine`.
+ * the same row under the three forms (same γ), each computed by the package's runtime. It is
+ * `layernorm-wasm/explainer/compute` too, for hosts that compute them elsewhere (a worker holding
+ * the data, where no element can be defined) and hand them to the element through its `engine`.
  */
 import { DEFAULT_FORM, DEFAULT_NORM, NORM_FORMS, normFormOf, normOfForm, type NormForm } from '../norms.js';
 import type { LayerNormRuntime } from '../types.js';

@@ -11,7 +11,7 @@ let runtime: Promise<LayerNormRuntime> | null = null;
 
 /** The package's runtime (init() with its defaults), loaded once for every element on the page. */
 export function defaultRuntime(): Promise<LayerNormRuntime> {
-  runtime ??= import('../index.js').then((m) => m.init());
+  runtime ??= import('../core/init.js').then((m) => m.init());
   runtime.catch(() => (runtime = null));
   return runtime;
 }

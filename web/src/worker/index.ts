@@ -8,14 +8,14 @@
  */
 import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { NORMS } from '../norms.js';
-import { checkOptions } from '../validate.js';
+import { checkOptions } from '../checks/validate.js';
 import { connect, nodeThreads, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
 import { WorkerError } from './errors.js';
 import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec, type ResidentShape } from './methods.js';
 import { isShared, place, workerOptions, type Placement } from './placement.js';
 import type { LayerNormWorker, WorkerInitOptions } from './types.js';
 import { decodeError, encodeValue, type CallMessage, type FromWorker } from './wire.js';
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 
 export type * from './types.js';
 export { WorkerError } from './errors.js';

@@ -3,16 +3,23 @@
  * its arguments (call.ts, validate.ts) and hands the checked call to the Executor, which moves the
  * data through wasm memory.
  */
-import { checkDType, kindForDType, kindOf } from './activations.js';
-import { checkBeta, checkNormCall, checkResidual, dtypeOption, type CheckedNorm, type NormKind } from './call.js';
+import { checkDType, kindForDType, kindOf } from '../checks/activations.js';
+import {
+  checkBeta,
+  checkNormCall,
+  checkResidual,
+  dtypeOption,
+  type CheckedNorm,
+  type NormKind,
+} from '../checks/call.js';
 import { Executor, type Params } from './executor.js';
-import { halfBitsToFloat32 } from './half.js';
+import { halfBitsToFloat32 } from '../numerics/half.js';
 import type { Heap } from './heap.js';
 import { layerNormalization } from './layer-normalization.js';
-import { quickCheck } from './quick-check.js';
+import { quickCheck } from '../checks/quick-check.js';
 import { ResidentNorm } from './resident.js';
-import { NORM_KINDS, NORMS } from './norms.js';
-import { NO_OPTION_BECAUSE, RULES } from './rules.js';
+import { NORM_KINDS, NORMS } from '../norms.js';
+import { NO_OPTION_BECAUSE, RULES } from '../checks/rules.js';
 import type { RuntimeCore } from './runtime-core.js';
 import { Tensor } from './tensor.js';
 import type {
@@ -27,9 +34,9 @@ import type {
   NormMethods,
   TensorArray,
   WasmTensor,
-} from './types.js';
-import { checkEps, checkOptions, checkParam, checkRows, checkWidth, numberError } from './validate.js';
-import type { LayerNormModule } from './wasm/module.js';
+} from '../types.js';
+import { checkEps, checkOptions, checkParam, checkRows, checkWidth, numberError } from '../checks/validate.js';
+import type { LayerNormModule } from '../wasm/module.js';
 
 // The norms' methods are the table's (norms.ts `api`), installed on the prototype below.
 export interface Runtime extends NormMethods {}

@@ -5,7 +5,7 @@
  * as "expected magic word 00 61 73 6d".
  */
 import { looksLikeHtml, preview } from './bytes-preview.js';
-import { WasmLoadError } from './errors.js';
+import { WasmLoadError } from '../errors.js';
 
 /** Where bytes came from, for error messages. */
 export interface Origin {
