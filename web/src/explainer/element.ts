@@ -6,7 +6,7 @@
  * viewchange), and render / error for the host. Nothing is computed, fetched or loaded until the
  * element comes near the viewport.
  *
- * One class (about 600 lines): the properties, the attributes and the update cycle share its state;
+ * One class: the properties, the attributes and the update cycle share its state;
  * what it draws is in view.ts and the views beside it.
  */
 import { RULES, oneOf } from '../checks/rules.js';
