@@ -1,14 +1,15 @@
 /**
- * init(): one runtime per backend, loaded once and shared by every later call. Its own module so
- * that code needing only a runtime (the explainer element, the worker script) imports this and
- * not the package's whole entry with its references and metrics.
+ * init(): one runtime per backend, made once and shared by every later call. Its own module so
+ * that the package's entry re-exports it without anything else here, and the worker script takes
+ * it alone.
  */
-import { checkWasmOption, loadModule, resolveBackend } from '../loader.js';
+import { checkWasmOption, resolveBackend } from '../loader.js';
 import type { Backend, InitOptions, LayerNormRuntime } from '../types.js';
 import { checkOptions } from '../checks/validate.js';
+import { moduleOf, runtimesMade } from './instances.js';
 import { Runtime } from './runtime.js';
 
-const runtimes = new Map<Backend, Promise<LayerNormRuntime>>();
+const runtimes = new Map<Backend, Promise<Runtime>>();
 
 /**
  * Loads the wasm module (once per backend; later calls share it) and returns the runtime.
@@ -21,9 +22,13 @@ export async function init(options?: InitOptions): Promise<LayerNormRuntime> {
   const backend = await resolveBackend(o.backend);
   let runtime = runtimes.get(backend);
   if (!runtime) {
-    runtime = loadModule(backend, locations).then((module) => new Runtime(module, backend));
+    runtime = moduleOf(backend, locations).then((module) => new Runtime(module, backend));
     runtimes.set(backend, runtime);
-    runtime.catch(() => runtimes.delete(backend));
+    runtimesMade.set(backend, runtime);
+    runtime.catch(() => {
+      runtimes.delete(backend);
+      if (runtimesMade.get(backend) === runtime) runtimesMade.delete(backend);
+    });
   }
   return runtime;
 }
