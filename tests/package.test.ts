@@ -88,7 +88,7 @@ describe('the tarball', () => {
     const strays = files.filter(
       (f) =>
         f.startsWith('dist/') &&
-        !/^dist\/((io|worker|cli|explainer|onnx)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+        !/^dist\/((io|worker|cli|explainer|onnx|checks|numerics|loading|core)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
           f,
         ),
     );
