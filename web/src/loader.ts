@@ -22,7 +22,7 @@ import {
   checkMagic,
   compileBytes,
   decodeBase64,
-  errorText,
+  errorDetail,
   readResponse,
   readUrl,
   type Origin,
@@ -177,7 +177,7 @@ async function compileDefault(backend: Backend): Promise<{ module: WebAssembly.M
       };
     } catch (second) {
       throw new WasmLoadError(
-        `could not load the ${backend} build: ${first.message.replace(/^init: /, '')}; and its embedded copy failed too: ${errorText(second)}`,
+        `could not load the ${backend} build: ${first.message.replace(/^init: /, '')}; and its embedded copy failed too: ${errorDetail(second)}`,
         { source: url.href, status: first.status, contentType: first.contentType, cause: second },
       );
     }
@@ -215,7 +215,7 @@ function instantiate(
     const misfit = (cause: unknown) =>
       reject(
         new WasmLoadError(
-          `${origin.source} does not fit this version's ${backend} build of layernorm-wasm (${errorText(cause)}); is it from another version?`,
+          `${origin.source} does not fit this version's ${backend} build of layernorm-wasm (${errorDetail(cause)}); is it from another version?`,
           { ...origin, cause },
         ),
       );

@@ -103,7 +103,7 @@ export function startEmbed(params: URLSearchParams): void {
 async function loadWeights(state: PageState, status: HTMLElement): Promise<ExplainerWeights> {
   const source = state.weightsSource;
   const typedEps = state.epsOrigin === 'typed' && state.eps !== null ? state.eps : null;
-  const bias = NORM_FORMS[state.variant].bias;
+  const bias = NORM_FORMS[state.form].bias;
   const synthetic = (seed: number): ExplainerWeights => {
     const { gamma, beta } = syntheticWeights(768, seed);
     return { gamma, beta: bias ? beta : null, eps: typedEps ?? 1e-5 };

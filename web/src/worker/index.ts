@@ -6,6 +6,7 @@
  *   const w = await initWorker();
  *   const y = await w.layerNorm(x, 768, { gamma, beta });   // x moves to the worker and back as y
  */
+import { errorText } from '../error-text.js';
 import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { NORMS } from '../norms.js';
 import { checkOptions } from '../checks/validate.js';
@@ -369,10 +370,6 @@ class WorkerRuntime {
       this.#settle(id)?.reject(new WorkerError(`${call.fn}: the worker stopped before this call finished: ${reason}`));
     }
   }
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** The runtime's methods, each a call into the worker. */

@@ -124,7 +124,7 @@ export async function compute(
  * row by row.
  */
 function sampleStats(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number): ComputeResult['stats'] {
-  const norm = NORM_FORMS[n.variant].norm;
+  const norm = NORM_FORMS[n.form].norm;
   if (NORMS[norm].centred) {
     const s = rt.layerNormStats(x, d, { eps: n.eps });
     return { norm, mean: s.mean, moment: s.variance, rstd: s.rstd };

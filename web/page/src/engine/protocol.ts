@@ -12,11 +12,6 @@ export const MAX_FILE_BYTES = 1_000_000_000;
 export const STREAM_BYTES = 16 << 20;
 
 /**
- * The norm a result was made with: GPT-2's ln_f (γ and β), the bias-free variant (γ only, as
- * LDLM's final norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one.
- */
-export type Variant = NormForm;
-/**
  * What the visitor picks (β or not) for a checkpoint of the default norm, LayerNorm; a checkpoint
  * of another norm runs in that norm's form.
  */
@@ -59,7 +54,12 @@ export interface WeightsInfo {
 
 export interface LayerParams {
   eps: number;
-  variant: Variant;
+  /**
+   * The norm's form: GPT-2's ln_f (γ and β), the bias-free LayerNorm (γ only, as LDLM's final
+   * norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one. Asked: the
+   * form picked; in a result: the form that ran (engine/form.ts).
+   */
+  form: NormForm;
 }
 
 export type ActivationSource =

@@ -174,7 +174,7 @@ function renderReference(s: Readonly<PageState>, hist: Histogram): void {
   p.replaceChildren();
   p.append(el('strong', ok ? '✓ Agrees' : '✗ Larger error than expected', ok ? 'pass' : 'fail'));
   const total = r.rows * r.d;
-  const oracle = normOfForm(r.params.variant).api.reference;
+  const oracle = normOfForm(r.params.form).api.reference;
   let text =
     ` — against ${oracle}: max abs error ${fmtErr(ref.maxAbs)}, max ${fmtNum(ref.maxSulp, 3)} sULP over the ${fmtInt(ref.compared)} finite values` +
     (ref.compared < total ? ` of ${fmtInt(total)}` : '') +
@@ -226,7 +226,7 @@ function renderScalar(s: Readonly<PageState>): void {
   );
   p.append(
     same
-      ? ` — ${r.otherKernel} and ${r.kernel} produce the same bits for all ${fmtInt(r.total)} values of ${NORM_FORMS[r.params.variant].label}.`
+      ? ` — ${r.otherKernel} and ${r.kernel} produce the same bits for all ${fmtInt(r.total)} values of ${NORM_FORMS[r.params.form].label}.`
       : ` — first at ${describeRow(s.activations, Math.floor(r.first!.index / (s.result?.d ?? 1)))}, feature ${r.first!.index % (s.result?.d ?? 1)}: ` +
           `${fmtF32(r.first!.ours)} (${hex32(r.first!.ours)}) vs ${fmtF32(r.first!.scalar)} (${hex32(r.first!.scalar)}).`,
   );

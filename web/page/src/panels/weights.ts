@@ -1,7 +1,8 @@
 /** The weights card: where γ and β come from, the norm they run as (LayerNorm preset or RMSNorm), and ε. */
 import { DEFAULT_NORM, NORM_FORMS, NORMS, type NormForm } from 'layernorm-wasm';
 import type { ConfigRequest, Preset } from '../engine/protocol';
-import { effectiveVariant, parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
+import { formToRun } from '../engine/form';
+import { parseEps, type PageStore, type Weights, type WeightsSource } from '../state';
 import { $, el, markInvalid, radioValue, setMsg, setRadio, syncValue } from '../ui/dom';
 import { fmtBytes } from '../ui/format';
 import { fmtEps, fmtNum } from '../ui/numbers';
@@ -135,7 +136,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     // only while weights of that norm are loaded.
     if (NORM_FORMS[r.value as NormForm].norm !== DEFAULT_NORM) continue;
     r.addEventListener('change', () => {
-      if (r.checked) store.set({ variant: r.value as Preset });
+      if (r.checked) store.set({ form: r.value as Preset });
     });
   }
 
@@ -193,7 +194,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       const parts = [w.detail, ...(norm ? [norm] : []), `d = ${w.d}`, `γ: ${summarize(w.gamma)}`];
       if (w.beta) parts.push(`β: ${summarize(w.beta)}`);
       else parts.push(NORMS[w.norm].bias ? 'no β in this checkpoint' : `no β (an ${NORMS[w.norm].name} has none)`);
-      if (w.beta && !NORM_FORMS[s.variant].bias) parts.push('β ignored (bias-free preset)');
+      if (w.beta && !NORM_FORMS[s.form].bias) parts.push('β ignored (bias-free preset)');
       summary.append(` — ${parts.join(' · ')}`);
     }
 
@@ -205,7 +206,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
       const form = NORM_FORMS[r.value as NormForm];
       r.disabled = NORMS[form.norm] !== norm || (form.bias && !hasBeta);
     }
-    setRadio(root, 'preset', effectiveVariant(s));
+    setRadio(root, 'preset', formToRun(s.weights, s.form));
     $('preset-note').textContent = own
       ? `These weights are the gain of an ${norm.name} (the checkpoint says so), so the layer runs as ${norm.name} with the checkpoint’s ε. Load a ${NORMS[DEFAULT_NORM].name} checkpoint for the presets above.`
       : hasBeta
@@ -234,5 +235,5 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
     );
   }
 
-  store.watch(['weightsSource', 'weightsLoad', 'weights', 'variant', 'epsText', 'eps', 'epsOrigin'], render);
+  store.watch(['weightsSource', 'weightsLoad', 'weights', 'form', 'epsText', 'eps', 'epsOrigin'], render);
 }
