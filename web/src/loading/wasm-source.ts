@@ -109,7 +109,7 @@ export function decodeBase64(text: string): Uint8Array {
 /**
  * An error's type, message and cause ("TypeError: fetch failed (getaddrinfo ENOTFOUND cdn.example)"):
  * a load fails somewhere below the package, and the type says which layer gave up. A message that
- * only needs the error's own words takes errorText (error-text.ts).
+ * only needs the error's own words takes errorText (checks/error-text.ts).
  */
 export function errorDetail(e: unknown): string {
   if (e instanceof Error) {

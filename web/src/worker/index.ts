@@ -6,7 +6,7 @@
  *   const w = await initWorker();
  *   const y = await w.layerNorm(x, 768, { gamma, beta });   // x moves to the worker and back as y
  */
-import { errorText } from '../error-text.js';
+import { errorText } from '../checks/error-text.js';
 import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { NORMS } from '../norms.js';
 import { checkOptions } from '../checks/validate.js';
