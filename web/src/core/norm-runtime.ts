@@ -20,7 +20,8 @@ import { halfBitsToFloat32 } from '../numerics/half.js';
 import { NORM_KINDS, NORMS } from '../norms.js';
 import type { ActivationArray, Backend, NormCallMethods, NormCallRuntime } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
-import { Executor, type Params } from './executor.js';
+import { Executor } from './executor.js';
+import type { Params } from './plan.js';
 import type { Heap } from './heap.js';
 
 // The norms' methods are the table's (norms.ts `api`), installed on the prototype below.
