@@ -15,12 +15,14 @@ export function wireRows(source) {
   const start = source.indexOf('export const WIRE_LAYOUT');
   const open = source.indexOf('= [', start);
   const close = source.indexOf('\n];', open);
-  if (start < 0 || open < 0 || close < 0) throw new Error('wire-call.ts: no `export const WIRE_LAYOUT … = [ … ];` table');
+  if (start < 0 || open < 0 || close < 0)
+    throw new Error('wire-call.ts: no `export const WIRE_LAYOUT … = [ … ];` table');
   const rows = [];
   for (const line of source.slice(open + 3, close).split('\n')) {
     if (line.trim() === '') continue;
     const m = /^\s*\['([a-z][A-Za-z0-9]*)', (\d+), '(i32|u32|f64)'\],?\s*$/.exec(line);
-    if (!m) throw new Error(`wire-call.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
+    if (!m)
+      throw new Error(`wire-call.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
     rows.push({ name: m[1], offset: Number(m[2]), type: m[3] });
   }
   return rows;
