@@ -11,14 +11,13 @@ vi.mock('../../dist/norms.js', async (importOriginal) => {
   const table = await importOriginal<Record<string, unknown>>();
   const norms = table.NORMS as Record<string, unknown>;
   const forms = table.NORM_FORMS as Record<string, unknown>;
-  // The row and its form, as a maintainer adding the norm would write them. Its kernel here is
-  // LayerNorm's (wire code 0): without β, a LayerNorm computes exactly this norm, so the runtime's
-  // methods for it can run end to end without a kernel of its own.
+  // The row and its form, as a maintainer adding the norm would write them. Its facts are a
+  // LayerNorm's without β, so the core computes exactly a LayerNorm without β for it.
   norms.centrednorm = {
     name: 'CentredNorm',
     equation: 'y = γ ⊙ (x − μ) / √(mean((x − μ)²) + ε)',
-    wire: 0,
     centred: true,
+    divisor: 'width',
     bias: false,
     moment: 'c²',
     momentName: 'centred square',

@@ -4,7 +4,7 @@
 // of a call where the core reads it, and nothing outside the struct.
 import { describe, expect, it } from 'vitest';
 import { loadModule } from '../../dist/loader.js';
-import { NORMS } from '../../dist/norms.js';
+import { NORMS, normWire } from '../../dist/norms.js';
 import { WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, writeWire, type WireCall } from '../../dist/wire.js';
 
 interface Field {
@@ -86,7 +86,7 @@ describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
             : view.getUint32(at + f.offset, true);
       const written = Object.fromEntries(fields.map((f) => [f.name, read(f)]));
       expect(written).toEqual({
-        norm: NORMS.rmsnorm.wire,
+        norm: normWire(NORMS.rmsnorm),
         dtype: CALL.dtype,
         rows: CALL.rows,
         d: CALL.d,

@@ -16,7 +16,7 @@
 import { DTYPE_CODES, type Kind } from './activations.js';
 import { isPlain, type CheckedNorm, type NormKind } from './call.js';
 import { type CallArrays, Heap } from './heap.js';
-import { DEFAULT_NORM, NORMS, type NormSpec } from './norms.js';
+import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from './norms.js';
 import { Areas, asJob, type Job, Layout, NORMALIZE, type Op, readable, STAGES, STATISTICS } from './plan.js';
 import type { ActivationArray } from './types.js';
 import type { LayerNormModule } from './wasm/module.js';
@@ -453,7 +453,7 @@ export class Executor {
    */
   #normalizeAny(c: Job, x: number, y: number, at: Areas, gamma: number, beta: number, n: number): void {
     const status = this.heap.module._lnw_normalize(
-      this.#spec(c).wire,
+      normWire(this.#spec(c)),
       this.#dtypeCode(c.kind),
       n,
       c.d,

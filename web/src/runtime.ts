@@ -11,7 +11,7 @@ import type { Heap } from './heap.js';
 import { layerNormalization } from './layer-normalization.js';
 import { quickCheck } from './quick-check.js';
 import { ResidentNorm } from './resident.js';
-import { NORM_KINDS, NORMS } from './norms.js';
+import { momentKey, NORM_KINDS, NORMS } from './norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { RuntimeCore } from './runtime-core.js';
 import { Tensor } from './tensor.js';
@@ -131,7 +131,8 @@ export class Runtime implements LayerNormRuntime, RuntimeCore {
       d,
       eps: s.eps,
       dtype: s.dtype,
-      ...(spec.centred ? { mean, variance: moment } : { meanSquare: moment }),
+      ...(spec.centred ? { mean } : {}),
+      [momentKey(spec)]: moment,
       rstd,
       ...s.inputs,
       ...(spec.centred ? { centered } : {}),

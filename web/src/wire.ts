@@ -3,7 +3,7 @@
  * 32-bit fields, heap addresses 0 for "not used", then eps as a double. Written into the runtime's
  * own reserved bytes before `_statistics` / `_stages` (the normalizing calls take plain arguments).
  */
-import { NORMS, type NormKind } from './norms.js';
+import { NORMS, normWire, type NormKind } from './norms.js';
 import type { LayerNormModule } from './wasm/module.js';
 
 export interface WireCall {
@@ -59,7 +59,7 @@ export function writeWire(module: LayerNormModule, at: number, c: WireCall): voi
   // wasm memory is little-endian; a 32-bit field's bits are the same signed or not.
   const view = new DataView(module.HEAPU8.buffer, at, WIRE_BYTES);
   for (const [name, offset, type] of WIRE_LAYOUT) {
-    const value = name === 'norm' ? NORMS[c.norm].wire : ((c[name] as number | undefined) ?? 0);
+    const value = name === 'norm' ? normWire(NORMS[c.norm]) : ((c[name] as number | undefined) ?? 0);
     if (type === 'f64') view.setFloat64(offset, value, true);
     else if (type === 'u32' && !(value >= 0 && value <= 0xffffffff && Number.isInteger(value))) {
       // setUint32 would store it modulo 2^32 (rows 2^32 as 0): the façade's checks keep every
