@@ -2,13 +2,13 @@
  * A norm is its facts: a norm the package does not have, added to its table as one row of facts
  * (tests/kit/made-up-norm.mjs: centred, moment divided by 1, with a bias — no kernel, stage type,
  * reference or code of its own), runs through every entry point, on the main thread and in a
- * worker, each output held to the exact oracle for those facts (tests/kit/exact.mjs, exactNormOf):
+ * worker, and in the explainer's numbers, each output held to the exact oracle for those facts (tests/kit/exact.mjs, exactNormOf):
  * within the contract's 6.5 scaled ULP, and the package's reference correctly rounded.
  */
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MADE_UP, MADE_UP_FACTS } from '../kit/made-up-norm.mjs';
-import { init, NORMS, normReference } from '../../dist/index.js';
+import { explainRow, init, NORMS, normReference, type LayerNormRuntime } from '../../dist/index.js';
 import { initWorker } from '../../dist/worker/index.js';
 import { compareToExact, exactNormOf, residualSum } from '../kit/exact.mjs';
 import { bitDifference } from '../helpers/bits.js';
@@ -85,6 +85,22 @@ describe('the made-up norm through the reference', () => {
   it('is the exact answer for its facts, correctly rounded', () => {
     const y = normReference(MADE_UP as 'layernorm', x, D, { gamma, beta, eps });
     expect(bitDifference(y, exact)).toBeNull();
+  });
+});
+
+describe('the made-up norm in the explainer', () => {
+  it('its weights run in its form: its own stages, and its variant beside the package’s forms', async () => {
+    const rt = await init();
+    const e = explainRow(rt, x, D, 4, { gamma, beta, eps, norm: MADE_UP as 'layernorm' });
+    const own = (rt as unknown as Methods)[api.stages]!(x, D, 4, { gamma, beta, eps }) as Record<string, unknown>;
+    expect(Object.keys(e.stages).sort()).toEqual(Object.keys(own).sort());
+    expect(bitDifference(e.stages.output, own.output as Float32Array)).toBeNull();
+    const variants = e.variants as unknown as Record<string, Float32Array | null>;
+    expect(bitDifference(variants[MADE_UP]!, e.stages.output)).toBeNull();
+    expect(withinContract(variants[MADE_UP]!, exact.subarray(4 * D, 5 * D))).toBeLessThanOrEqual(CONTRACT);
+    // The package's forms are there too, each its own call on the row.
+    const one = x.subarray(4 * D, 5 * D);
+    expect(bitDifference(e.variants.rmsnorm, (rt as LayerNormRuntime).rmsNorm(one, D, { gamma, eps }))).toBeNull();
   });
 });
 
