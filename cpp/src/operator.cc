@@ -216,8 +216,8 @@ Status detail::StagesValidated(const NormCall& c, RowStats* stats, const RowStag
   const bool wide_gain = c.gamma && detail::GainMayOverflow(centred, max_abs_gain, d);
   const detail::RowPlan plan = detail::PlanRow(centred, moments, c.gamma, c.beta, wide_gain);
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast
-                                 ? (centred ? u.layernorm_fast : u.rmsnorm_fast)
-                                 : (centred ? u.layernorm_wide : u.rmsnorm_wide);
+                                 ? (centred ? u.centred_fast : u.uncentred_fast)
+                                 : (centred ? u.centred_wide : u.uncentred_wide);
   if (plan.mode == detail::RowMode::kNonFinite) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     for (float* v : {out.centered, out.normalized, out.scaled, out.output})

@@ -170,7 +170,7 @@ LAYERNORM_INLINE RowStats Public(const Moments& m) { return {MeanOf(m), m.varian
 // answer is 2.2e38), or, without one, where the exact answer rounds to FLT_MAX but the float32 x^
 // is rounded up; |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of FLT_MAX can (with
 // a margin for the float32 rounding of x^). Uncentred with a gain: its fast path forms
-// 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite. (With the
+// 2^64 * gamma * x^ (kernels/row_ukernels.h, UncentredFast), which must stay finite. (With the
 // divisor 1, |x^| <= 1: the bounds for d hold with room.)
 // max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
 inline bool GainMayOverflow(bool centred, float max_abs_gain, std::size_t d) {

@@ -166,14 +166,14 @@ struct Schedule {
           const T* rn = in_.r + d;
           T* hn = in_.h + d;
           if (facts_.centred) {
-            U::LayerNormFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s1, &s2);
+            U::CentredFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s1, &s2);
           } else {
-            U::RmsNormFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s2);
+            U::UncentredFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s2);
           }
         } else if (facts_.centred) {
-          U::LayerNormFastNextRow(p, x_, y_, d, next, &s1, &s2);
+          U::CentredFastNextRow(p, x_, y_, d, next, &s1, &s2);
         } else {
-          U::RmsNormFastNextRow(p, x_, y_, d, next, &s2);
+          U::UncentredFastNextRow(p, x_, y_, d, next, &s2);
         }
         Advance();
         Plan(FromSums(facts_, d, x_, s1, s2));
@@ -181,10 +181,10 @@ struct Schedule {
       }
       switch (plan_.mode) {
         case RowMode::kFast:
-          (facts_.centred ? U::LayerNormFastRow : U::RmsNormFastRow)(p, x_, y_, d);
+          (facts_.centred ? U::CentredFastRow : U::UncentredFastRow)(p, x_, y_, d);
           break;
         case RowMode::kWide:
-          (facts_.centred ? U::LayerNormWideRow : U::RmsNormWideRow)(p, x_, y_, d);
+          (facts_.centred ? U::CentredWideRow : U::UncentredWideRow)(p, x_, y_, d);
           break;
         case RowMode::kNonFinite:
           for (std::size_t j = 0; j < d; ++j)

@@ -134,7 +134,9 @@ TEST_P(NormFactsTest, RowsOfEveryPathAndTheirStatistics) {
       }
       const long double moment = facts().divisor == MomentDivisor::kWidth ? squares / d : squares;
       EXPECT_NEAR(stats[r].variance, static_cast<double>(moment), 0x1p-29 * moment) << "row " << r;
-      if (!facts().centred) EXPECT_EQ(stats[r].mean, 0.0) << "row " << r;
+      if (!facts().centred) {
+        EXPECT_EQ(stats[r].mean, 0.0) << "row " << r;
+      }
     }
     for (std::size_t k = 0; k < KernelCount(); ++k) {
       const Activations whole = testing::Run(c, &Kernels()[k]);
@@ -182,7 +184,9 @@ TEST_P(NormFactsTest, FusedCallAndStages) {
             Status::kOk);
   for (std::size_t j = 0; j < d; ++j) {
     EXPECT_TRUE(testing::SameBits(output[j], y.Get(j))) << "element " << j;
-    if (!facts().centred) EXPECT_TRUE(testing::SameBits(centered[j], sum[j])) << "element " << j;
+    if (!facts().centred) {
+      EXPECT_TRUE(testing::SameBits(centered[j], sum[j])) << "element " << j;
+    }
   }
 }
 

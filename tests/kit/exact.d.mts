@@ -16,6 +16,8 @@ export function exactRmsNorm(h: Floats, d: number, options?: Omit<ExactOptions, 
 export interface NormFacts {
   centred: boolean;
   divisor: 'width' | 'one';
+  /** Whether β applies (absent: as given). */
+  bias?: boolean;
 }
 export function factsOf(norm: 'layernorm' | 'rmsnorm' | NormFacts): NormFacts;
 export function exactNormOf(facts: NormFacts, h: Floats, d: number, options?: ExactOptions): Float32Array;

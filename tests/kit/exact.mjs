@@ -16,10 +16,10 @@
 
 /** The facts of the norms the kit names; any other norm is passed as its facts. */
 const NAMED = {
-  layernorm: { centred: true, divisor: 'width' },
-  rmsnorm: { centred: false, divisor: 'width' },
+  layernorm: { centred: true, divisor: 'width', bias: true },
+  rmsnorm: { centred: false, divisor: 'width', bias: false },
 };
-/** A norm's facts: `norm` a name of NAMED, or facts { centred, divisor: 'width' | 'one' }. */
+/** A norm's facts: `norm` a name of NAMED, or facts { centred, divisor: 'width' | 'one', bias? }. */
 export const factsOf = (norm) => (typeof norm === 'string' ? NAMED[norm] : norm);
 
 const UNIT_EXP = 149; // a float32 is an integer times 2^-149

@@ -2,7 +2,7 @@
 // centred norm whose moment is the sum of squared deviations (divisor 1) and which adds a bias,
 // y = γ ⊙ (x − μ) / √(Σ(x − μ)² + ε) + β. Import this module before anything else of the package
 // (dist/index.js, dist/worker/index.js, a worker's script): the runtime and the worker install a
-// norm's methods from the table when they load. tests/core/made-up-norm.test.ts runs it through
+// norm's methods from the table when they load. tests/core/norm-facts.test.ts runs it through
 // every entry point, and tests/worker/fixtures/made-up-norm-worker.mjs is a worker that has it.
 import { NORM_FORM_NAMES, NORM_FORMS, NORM_KINDS, NORMS } from '../../dist/norms.js';
 
