@@ -138,10 +138,11 @@ describe('every status the core can return is a rule the façade checks first', 
       bit('bias'),
     ];
     expect([tag, centred, one, bias]).toEqual([0x100, 1, 2, 4]);
-    expect(Object.fromEntries(Object.values(NORMS).map((n) => [n.name, normWire(n)]))).toEqual({
-      LayerNorm: tag | centred | bias,
-      RMSNorm: tag,
-    });
+    for (const n of Object.values(NORMS)) {
+      const facts = (n.centred ? centred : 0) | ((n.divisor as string) === 'one' ? one : 0) | (n.bias ? bias : 0);
+      expect(normWire(n), n.name).toBe(tag | facts);
+    }
+    expect([normWire(NORMS.layernorm), normWire(NORMS.rmsnorm)]).toEqual([tag | centred | bias, tag]);
     expect(cppEnum('Norm')).toEqual({ kLayerNorm: 0, kRmsNorm: 1 });
     expect(DTYPE_CODES).toEqual({ float32: 0, float16: 1, bfloat16: 2 });
     expect(cppEnum('DType')).toEqual({ kFloat32: 0, kFloat16: 1, kBFloat16: 2 });
