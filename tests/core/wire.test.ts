@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../dist/loader.js';
-import { NORMS } from '../../dist/norms.js';
+import { NORMS, normWire } from '../../dist/norms.js';
 import { WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, writeWire, type WireCall } from '../../dist/core/wire-call.js';
 import { wireBytes, wireHeader, wireRows } from '../../web/scripts/wire-header.mjs';
 
@@ -77,7 +77,7 @@ describe('the wire struct’s one table', () => {
 
 /** A call whose every field has a value of its own, so that a field written in another's place shows. */
 const CALL: WireCall = {
-  norm: NORMS.rmsnorm.wire,
+  norm: normWire(NORMS.rmsnorm),
   dtype: 2,
   rows: 0x01020304,
   d: 0xfffffff0,
@@ -113,7 +113,7 @@ describe.each(['simd', 'scalar'] as const)('writeWire (%s build)', (backend) => 
             : view.getUint32(at + f.offset, true);
       const written = Object.fromEntries(fields.map((f) => [f.name, read(f)]));
       expect(written).toEqual({
-        norm: NORMS.rmsnorm.wire,
+        norm: normWire(NORMS.rmsnorm),
         dtype: CALL.dtype,
         rows: CALL.rows,
         d: CALL.d,

@@ -9,7 +9,7 @@
 import { DTYPE_CODES, type Kind } from '../checks/activations.js';
 import type { CheckedNorm, NormKind } from '../checks/call.js';
 import { Heap } from './heap.js';
-import { DEFAULT_NORM, NORMS, type NormSpec } from '../norms.js';
+import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from '../norms.js';
 import {
   CHUNK,
   NORMALIZE,
@@ -303,7 +303,7 @@ export class Executor {
   #fillWire(p: Plan, x: number, y: number, n: number): WireCall {
     const { job, at } = p;
     const w = this.#call;
-    w.norm = this.#spec(job).wire;
+    w.norm = normWire(this.#spec(job));
     w.dtype = this.#dtypeCode(job.kind);
     w.rows = n;
     w.d = job.d;

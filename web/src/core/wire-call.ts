@@ -8,7 +8,7 @@
 import type { LayerNormModule } from '../wasm/module.js';
 
 export interface WireCall {
-  norm: number; // NORMS[…].wire
+  norm: number; // normWire(NORMS[…]): the norm's facts
   dtype: number; // DTYPE_CODES
   rows: number;
   d: number;
