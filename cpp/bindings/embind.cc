@@ -1,6 +1,6 @@
 // The only file that knows about JavaScript. Raw, `_`-prefixed entry points taking wasm heap
-// addresses; the TypeScript façade (web/src/runtime.ts) validates arguments, owns the memory and
-// is the public API. So they call the core's entry points that trust their call (validate.h):
+// addresses; the TypeScript façade (web/src/core/runtime.ts) validates arguments, owns the memory
+// and is the public API. So they call the core's entry points that trust their call (validate.h):
 // every rule the core would check, the façade has checked first, with its own typed error and
 // message (tests/errors/core-rules.test.ts names the test of each); only what the run itself can
 // meet (kOutOfMemory) comes back as a status. The two calls a model makes per token are plain C
@@ -28,20 +28,20 @@ using Address = std::uintptr_t;
 const float* In(Address a) { return reinterpret_cast<const float*>(a); }
 float* Out(Address a) { return reinterpret_cast<float*>(a); }
 
-// A NormCall as the façade lays it out in the heap (web/src/wire.ts): 32-bit fields (addresses
-// 0 for null), then eps as a double at byte 56.
+// A NormCall as the façade lays it out in the heap (web/src/core/call-struct.ts): 32-bit fields
+// (addresses 0 for null), then eps as a double at byte 56.
 struct WireCall {
   std::int32_t norm, dtype;
   std::uint32_t rows, d, x, y, gamma, beta, residual, bias, sum_out, mean, rstd, scratch;
   double eps;
 };
-static_assert(sizeof(WireCall) == 64, "web/src/wire.ts writes 64 bytes");
+static_assert(sizeof(WireCall) == 64, "web/src/core/call-struct.ts writes 64 bytes");
 
 // WireCall as the compiler laid it out, for tests/core/wire.test.ts to compare field by field with
-// the table web/src/wire.ts writes by: a first line "WireCall <sizeof>", then one line per field,
-// "name offset bytes type" (type i32, u32 or f64). The text is made at compile time, so the module
-// carries only its ~200 bytes (std::string's appends or to_string would add kilobytes to a module
-// the page's first load counts).
+// the table web/src/core/call-struct.ts writes by: a first line "WireCall <sizeof>", then one line
+// per field, "name offset bytes type" (type i32, u32 or f64). The text is made at compile time, so
+// the module carries only its ~200 bytes (std::string's appends or to_string would add kilobytes to
+// a module the page's first load counts).
 struct WireField {
   const char* name;
   unsigned offset, bytes;
@@ -174,7 +174,7 @@ EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows,
   return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 
-// Any call, every NormCall field an argument (web/src/executor.ts): codes as web/src/norms.ts
+// Any call, every NormCall field an argument (web/src/core/executor.ts): codes as web/src/norms.ts
 // and layernorm::DType number them, addresses 0 for null.
 EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::int32_t norm, std::int32_t dtype, std::uint32_t rows,
                                        std::uint32_t d, Address x, Address y, Address gamma,

@@ -48,8 +48,8 @@ vi.mock('../../dist/norms.js', async (importOriginal) => {
 
 const { NORMS, NORM_FORMS, NORM_KINDS, NORM_FORM_NAMES, isNormKind, normFormOf, normOfForm } =
   await import('../../dist/norms.js');
-const { checkNormCall, isPlain } = await import('../../dist/call.js');
-const { quickCheck } = await import('../../dist/quick-check.js');
+const { checkNormCall, isPlain } = await import('../../dist/checks/call.js');
+const { quickCheck } = await import('../../dist/checks/quick-check.js');
 const { checkWeights: checkExplainerWeights } = await import('../../dist/explainer/inputs.js');
 const { decodePermalink, encodePermalink } = await import('../../web/page/src/permalink.ts');
 const { effectiveVariant, initialState } = await import('../../web/page/src/state.ts');

@@ -1,11 +1,11 @@
-// The wire between the façade and the C++ core, field by field: the layout web/src/wire.ts writes by
+// The wire between the façade and the C++ core, field by field: the layout web/src/core/call-struct.ts writes by
 // (WIRE_LAYOUT) is the one the compiler gave cpp/bindings/embind.cc's WireCall, as the module itself
 // reports it (`_wireLayout`, from offsetof and sizeof) in both builds, and writeWire puts every field
 // of a call where the core reads it, and nothing outside the struct.
 import { describe, expect, it } from 'vitest';
 import { loadModule } from '../../dist/loader.js';
 import { NORMS } from '../../dist/norms.js';
-import { WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, writeWire, type WireCall } from '../../dist/wire.js';
+import { WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, writeWire, type WireCall } from '../../dist/core/call-struct.js';
 
 interface Field {
   name: string;

@@ -4,7 +4,8 @@
 // JavaScript and TypeScript modules (type-only imports count: a cycle of types still means two
 // files that cannot be read, or moved, one without the other), and no norm spelled out under web/
 // beside its one specification (NORM_SPEC: see normNameProblems), no id the page looks up
-// that its markup does not define (pageIdProblems), and no function in the page's source over
+// that its markup does not define (pageIdProblems), no import under web/src in a direction its
+// layer does not allow (layers.mjs), and no function in the page's source over
 // MAX_FUNCTION_LINES lines (longFunctions).
 // Usage: node web/scripts/structure.mjs [DIR]   (DIR: a git checkout, default this repository;
 // exit 1 listing every problem)
@@ -14,6 +15,7 @@ import { dirname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { root } from './common.mjs';
+import { layerProblems } from './layers.mjs';
 
 export const MAX_LINES = 600;
 const SOURCE = /\.(cc|h|inc|ts|tsx|mts|mjs|js|jsx|css|html|cmake)$|(^|\/)CMakeLists\.txt$/;
@@ -21,12 +23,17 @@ const MODULE = /\.(ts|tsx|mts|mjs|js|jsx)$/;
 
 /** The source files of the checkout `dir` (tracked, or new and not ignored), relative to it. */
 export function sourceFiles(dir) {
+  return trackedFiles(dir).filter((f) => SOURCE.test(f) && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
+}
+
+/** Every file of the checkout `dir` (tracked, or new and not ignored), relative to it. */
+export function trackedFiles(dir) {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
     cwd: dir,
     encoding: 'utf8',
   })
     .split('\n')
-    .filter((f) => SOURCE.test(f) && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
+    .filter(Boolean);
 }
 
 /** Files longer than the limit, as "path: N lines". */
@@ -275,6 +282,7 @@ export function structureProblems(dir = root) {
     ...importCycles(modules, read).map((c) => `import cycle: ${c}`),
     ...normNameProblems(files, read),
     ...pageIdProblems(files, read),
+    ...layerProblems(trackedFiles(dir), read),
     ...longFunctions(files, read).map((p) => `${p}: split it into functions with one job each`),
   ];
 }
@@ -292,12 +300,13 @@ export function checkStructure(dir = root) {
         'move what both sides of a cycle need into a module they both import, or pass it in; ' +
         `no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}; ` +
         'every id the page looks up is in its markup; ' +
+        'every import under web/src goes to a layer its folder\'s README.md (or, at the top, its opening comment) allows on its "May import" line; ' +
         `and no function in ${FUNCTION_SCOPE} is over ${MAX_FUNCTION_LINES} lines.`,
     );
     return false;
   }
   console.log(
-    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, no function in ${FUNCTION_SCOPE} over ${MAX_FUNCTION_LINES} lines.`,
+    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, every import under web/src in a direction its layer allows, no function in ${FUNCTION_SCOPE} over ${MAX_FUNCTION_LINES} lines.`,
   );
   return true;
 }

@@ -9,10 +9,12 @@
  *    to the asset they emit and Node reads from disk.
  * 3. When 2 does not answer with the file (esbuild and Rollup keep the URL but do not copy the
  *    file; a page opened from file://), the copy embedded in the package's JS as base64.
+ *
+ * May import: checks/, errors.ts, loading/, types.ts, wasm/.
  */
 import { UnsupportedError, WasmLoadError } from './errors.js';
-import { oneOf, RULES } from './rules.js';
-import { simdSupported } from './simd-support.js';
+import { oneOf, RULES } from './checks/rules.js';
+import { simdSupported } from './loading/simd-support.js';
 import type { Backend, InitOptions, WasmSource } from './types.js';
 import {
   NoWasmBytesError,
@@ -24,7 +26,7 @@ import {
   readResponse,
   readUrl,
   type Origin,
-} from './wasm-source.js';
+} from './loading/wasm-source.js';
 import type { LayerNormModule, ModuleFactory } from './wasm/module.js';
 
 const FILE_NAMES: Record<Backend, string> = { simd: 'layernorm-simd.wasm', scalar: 'layernorm-scalar.wasm' };

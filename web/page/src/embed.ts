@@ -5,7 +5,8 @@
  * own activations through the postMessage API (embed-messages.ts).
  */
 import 'layernorm-wasm/explainer';
-import { NORM_FORMS, type ExplainerWeights } from 'layernorm-wasm';
+import { NORM_FORMS } from 'layernorm-wasm';
+import type { ExplainerWeights } from 'layernorm-wasm/explainer';
 import { GPT2_SAFETENSORS_URL, loadNormWeights } from 'layernorm-wasm/io';
 import { PREFIX, readSet } from './embed-messages';
 import { gpt2LikeActivations, syntheticWeights } from './engine/sample';

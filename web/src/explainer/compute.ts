@@ -1,11 +1,11 @@
 /**
  * The numbers the explainer shows for one row: its stages under the form its weights run in, and
- * the same row under the three forms (same γ), each computed by the package's runtime. The
- * package's main entry exports it too, for hosts that compute them elsewhere (a worker holding the
- * data) and hand them to the element through its `engine`.
+ * the same row under the three forms (same γ), each computed by the package's runtime. It is
+ * `layernorm-wasm/explainer/compute` too, for hosts that compute them elsewhere (a worker holding
+ * the data, where no element can be defined) and hand them to the element through its `engine`.
  */
 import { DEFAULT_FORM, DEFAULT_NORM, NORM_FORMS, normFormOf, normOfForm, type NormForm } from '../norms.js';
-import type { LayerNormRuntime } from '../types.js';
+import type { NormCallRuntime } from '../types.js';
 import type { ExplainerStages, ExplainerWeights, Explanation } from './types.js';
 
 /** The form these weights run in (LayerNorm with γ = 1 while there are none). */
@@ -22,7 +22,7 @@ export const widthOf = (shape: readonly number[]): number => shape[shape.length 
  * unless given, else 1e-5.
  */
 export function explainRow(
-  rt: LayerNormRuntime,
+  rt: NormCallRuntime,
   x: Float32Array,
   d: number,
   row: number,

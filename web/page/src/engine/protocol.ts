@@ -3,7 +3,8 @@
  * (generating, parsing, normalizing, checking, timing) runs in the worker, so the page's main
  * thread only draws; these types are the whole contract between the two.
  */
-import type { DEFAULT_NORM, Explanation, ExplainerWeights, FormOf, NormForm, NormKind } from 'layernorm-wasm';
+import type { DEFAULT_NORM, FormOf, NormForm, NormKind } from 'layernorm-wasm';
+import type { Explanation, ExplainerWeights } from 'layernorm-wasm/explainer';
 
 /** Files above this are refused. */
 export const MAX_FILE_BYTES = 1_000_000_000;

@@ -6,7 +6,8 @@
  * explains, the share buttons, and a notice while ε is not a number.
  */
 import 'layernorm-wasm/explainer';
-import { DEFAULT_NORM, NORM_FORMS, type ExplainerWeights } from 'layernorm-wasm';
+import { DEFAULT_NORM, NORM_FORMS } from 'layernorm-wasm';
+import type { ExplainerWeights } from 'layernorm-wasm/explainer';
 import type { Call, EngineClient } from '../engine/client';
 import type { StagesResult } from '../engine/protocol';
 import { permalink } from '../permalink';

@@ -6,7 +6,7 @@
  * loads when the card comes near; onnxruntime-web and the tokenizer only when a run is asked for.
  */
 import '../styles/text.css';
-import type { ExplainerWeights } from 'layernorm-wasm';
+import type { ExplainerWeights } from 'layernorm-wasm/explainer';
 import type { Call, EngineClient } from '../engine/client';
 import type { Progress, TextModelSource, TextRunResult } from '../engine/protocol';
 import { HUB_MODEL, MODEL_CACHE } from '../engine/text/hub';

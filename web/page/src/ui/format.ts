@@ -1,7 +1,7 @@
 /** Small, locale-stable formatting helpers, for numbers, sizes and errors. */
 
 /** What went wrong, as the page says it: the package's wording (an error's message, or the value thrown). */
-export { errorText } from '../../../../dist/error-text.js';
+export { errorText } from '../../../../dist/checks/error-text.js';
 
 export function fmtBytes(n: number): string {
   if (!Number.isFinite(n)) return 'unknown size';

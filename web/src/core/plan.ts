@@ -4,10 +4,10 @@
  * allocated for the call before any argument is read, laid out by Layout), and the arrays moved
  * in and out (Job). executor.ts makes the plan of each call and moves it chunk by chunk.
  */
-import type { Kind } from './activations.js';
-import type { CheckedNorm } from './call.js';
-import type { ActivationArray } from './types.js';
-import { partiallyOverlaps } from './validate.js';
+import type { Kind } from '../checks/activations.js';
+import type { CheckedNorm } from '../checks/call.js';
+import type { ActivationArray } from '../types.js';
+import { partiallyOverlaps } from '../checks/validate.js';
 
 /** The core's entry point a plan's chunks go through. */
 export const NORMALIZE = 0; // _lnw_layernorm (float32 LayerNorm, nothing fused) or _lnw_normalize

@@ -13,14 +13,14 @@
  * stages) takes one block for all its areas before it reads its arguments, handing them to
  * Heap.allocate to be re-derived.
  */
-import { DTYPE_CODES, type Kind } from './activations.js';
-import { isPlain, type CheckedNorm, type NormKind } from './call.js';
+import { DTYPE_CODES, type Kind } from '../checks/activations.js';
+import { isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
 import { type CallArrays, Heap } from './heap.js';
-import { DEFAULT_NORM, NORMS, type NormSpec } from './norms.js';
+import { DEFAULT_NORM, NORMS, type NormSpec } from '../norms.js';
 import { Areas, asJob, type Job, Layout, NORMALIZE, type Op, readable, STAGES, STATISTICS } from './plan.js';
-import type { ActivationArray } from './types.js';
-import type { LayerNormModule } from './wasm/module.js';
-import { WIRE_BYTES, writeWire } from './wire.js';
+import type { ActivationArray } from '../types.js';
+import type { LayerNormModule } from '../wasm/module.js';
+import { WIRE_BYTES, writeWire } from './call-struct.js';
 
 /** Elements per chunk: 256 KiB of float32, small enough to stay in L2 from copy-in to copy-out. */
 export const CHUNK = 1 << 16;

@@ -1,16 +1,16 @@
 /** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
-import { kindOf, type Kind } from './activations.js';
-import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from './call.js';
+import { kindOf, type Kind } from '../checks/activations.js';
+import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
 import { CHUNK, type Params } from './executor.js';
-import { NORMS } from './norms.js';
+import { NORMS } from '../norms.js';
 import { asJob, type Job } from './plan.js';
-import { quickCheck } from './quick-check.js';
+import { quickCheck } from '../checks/quick-check.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { CallArrays } from './heap.js';
 import { HeapOwner } from './heap-owner.js';
 import { Tensor } from './tensor.js';
-import type { ActivationArray, DType, LayerNorm, TensorArray, WasmTensor } from './types.js';
-import { checkFloat32Array } from './validate.js';
+import type { ActivationArray, DType, LayerNorm, TensorArray, WasmTensor } from '../types.js';
+import { checkFloat32Array } from '../checks/validate.js';
 
 /**
  * The checks of `forward(x, out)` on a resident norm: x must be the activations it takes (a

@@ -5,7 +5,7 @@
  * as "expected magic word 00 61 73 6d".
  */
 import { looksLikeHtml, preview } from './bytes-preview.js';
-import { WasmLoadError } from './errors.js';
+import { WasmLoadError } from '../errors.js';
 
 /** Where bytes came from, for error messages. */
 export interface Origin {
@@ -109,7 +109,7 @@ export function decodeBase64(text: string): Uint8Array {
 /**
  * An error's type, message and cause ("TypeError: fetch failed (getaddrinfo ENOTFOUND cdn.example)"):
  * a load fails somewhere below the package, and the type says which layer gave up. A message that
- * only needs the error's own words takes errorText (error-text.ts).
+ * only needs the error's own words takes errorText (checks/error-text.ts).
  */
 export function errorDetail(e: unknown): string {
   if (e instanceof Error) {

@@ -3,8 +3,8 @@
  * 32-bit fields, heap addresses 0 for "not used", then eps as a double. Written into the runtime's
  * own reserved bytes before `_statistics` / `_stages` (the normalizing calls take plain arguments).
  */
-import { NORMS, type NormKind } from './norms.js';
-import type { LayerNormModule } from './wasm/module.js';
+import { NORMS, type NormKind } from '../norms.js';
+import type { LayerNormModule } from '../wasm/module.js';
 
 export interface WireCall {
   norm: NormKind;
