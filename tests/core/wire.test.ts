@@ -1,7 +1,7 @@
 // The wire between the façade and the C++ core, field by field: web/src/core/wire-call.ts's table
 // (WIRE_LAYOUT) is the one the wasm build generates cpp/bindings/embind.cc's WireCall from
 // (web/scripts/wire-header.mjs), whose static_asserts refuse a table the compiler would lay out
-// otherwise (shown here by compiling embind.cc against a wrong one), and writeWire puts every field
+// otherwise (shown here by compiling embind.cc against a wrong one), and Wire.write puts every field
 // of a call where the table says, and nothing outside the struct.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../dist/loader.js';
 import { NORMS, normWire } from '../../dist/norms.js';
-import { WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, writeWire, type WireCall } from '../../dist/core/wire-call.js';
+import { Wire, WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, type WireCall } from '../../dist/core/wire-call.js';
 import { wireBytes, wireHeader, wireRows } from '../../web/scripts/wire-header.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -94,8 +94,8 @@ const CALL: WireCall = {
   eps: 1.2345678901234567e-5,
 };
 
-describe.each(['simd', 'scalar'] as const)('writeWire (%s build)', (backend) => {
-  it('writeWire puts each field where the table has it, and writes nothing around the struct', async () => {
+describe.each(['simd', 'scalar'] as const)('Wire.write (%s build)', (backend) => {
+  it('Wire.write puts each field where the table has it, and writes nothing around the struct', async () => {
     const module = await loadModule(backend);
     const fields: Field[] = WIRE_LAYOUT.map(([name, offset, type]) => ({ name, offset, type }));
     const guard = 16;
@@ -103,7 +103,7 @@ describe.each(['simd', 'scalar'] as const)('writeWire (%s build)', (backend) => 
     try {
       module.HEAPU8.fill(0xa5, block, block + WIRE_BYTES + 2 * guard);
       const at = block + guard;
-      writeWire(module, at, CALL);
+      new Wire(module, at).write(CALL);
       const view = new DataView(module.HEAPU8.buffer);
       const read = (f: Field) =>
         f.type === 'f64'
@@ -134,6 +134,15 @@ describe.each(['simd', 'scalar'] as const)('writeWire (%s build)', (backend) => 
         ...module.HEAPU8.subarray(at + WIRE_BYTES, at + WIRE_BYTES + guard),
       ];
       expect(around).toEqual(new Array(2 * guard).fill(0xa5));
+      // Memory growth detaches the views a Wire keeps: its next write makes them again.
+      const wire = new Wire(module, at);
+      wire.write(CALL);
+      const before = module.HEAPU8.length;
+      const big = module._malloc(before);
+      expect(module.HEAPU8.length).toBeGreaterThan(before);
+      wire.write({ ...CALL, rows: 7 });
+      expect(new DataView(module.HEAPU8.buffer).getUint32(at + 8, true)).toBe(7);
+      module._free(big);
     } finally {
       module._free(block);
     }
@@ -150,11 +159,11 @@ describe.each(['simd', 'scalar'] as const)('writeWire (%s build)', (backend) => 
         ['x', -8],
         ['mean', 2 ** 31 + 0.5],
       ] as const) {
-        expect(() => writeWire(module, block, { ...CALL, [name]: value })).toThrow(
+        expect(() => new Wire(module, block).write({ ...CALL, [name]: value })).toThrow(
           `the core's call: ${name} = ${value} does not fit its 32 bits (a defect)`,
         );
       }
-      writeWire(module, block, { ...CALL, rows: 2 ** 32 - 1 });
+      new Wire(module, block).write({ ...CALL, rows: 2 ** 32 - 1 });
       expect(new DataView(module.HEAPU8.buffer).getUint32(block + 8, true)).toBe(2 ** 32 - 1);
     } finally {
       module._free(block);

@@ -6,10 +6,9 @@
  * memory. The per-token call is the same three steps written out (perToken). Each entry point of
  * the core is called from one place (#core, #records).
  */
-import { DTYPE_CODES, type Kind } from '../checks/activations.js';
-import type { CheckedNorm, NormKind } from '../checks/call.js';
+import { ChunkViews } from './chunk-views.js';
+import type { CheckedNorm } from '../checks/call.js';
 import { Heap } from './heap.js';
-import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from '../norms.js';
 import {
   CHUNK,
   NORMALIZE,
@@ -24,7 +23,7 @@ import {
 } from './plan.js';
 import type { ActivationArray } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
-import { WIRE_BYTES, type WireCall, writeWire } from './wire-call.js';
+import { newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire-call.js';
 
 export interface StagesResult {
   stats: Float64Array; // mean, variance, rstd
@@ -39,37 +38,11 @@ export class Executor {
   // float32 staging of a 16-bit row (the core's own stack staging holds 4096 floats; wider rows
   // would make it allocate), the per-row statistics of a chunk, and the wire struct.
   readonly #x: number;
-  readonly #r: number;
   readonly #rowStats: number;
-  readonly #wire: number;
+  readonly #wire: Wire;
   /** The call written to #wire, refilled for each. */
-  readonly #call: WireCall = {
-    norm: 0,
-    dtype: 0,
-    rows: 0,
-    d: 0,
-    x: 0,
-    y: 0,
-    gamma: 0,
-    beta: 0,
-    residual: 0,
-    bias: 0,
-    sumOut: 0,
-    mean: 0,
-    rstd: 0,
-    scratch: 0,
-    eps: 0,
-  };
-  // The last call's norm row and dtype code (#spec, #dtypeCode).
-  #specNorm: NormKind = DEFAULT_NORM;
-  #specRow: NormSpec = NORMS[DEFAULT_NORM];
-  #codedKind: Kind | null = null;
-  #kindCode = 0;
-  // Views of the chunk and of the residual chunk, kept (#floats, #halves).
-  #f32x: Float32Array | null = null;
-  #f32r: Float32Array | null = null;
-  #u16x: Uint16Array | null = null;
-  #u16r: Uint16Array | null = null;
+  readonly #call: WireCall = newWireCall();
+  readonly #views: ChunkViews;
 
   constructor(module: LayerNormModule) {
     this.heap = new Heap(module);
@@ -80,10 +53,10 @@ export class Executor {
       stage = params + 3 * CHUNK * 4,
       rowStats = stage + CHUNK * 4;
     this.#planner = new Planner(this.heap, { x, r, params, stage, rowStats });
+    this.#views = new ChunkViews(this.heap, x, r);
     this.#x = x;
-    this.#r = r;
     this.#rowStats = rowStats;
-    this.#wire = rowStats + 16 * STAT_ROWS;
+    this.#wire = new Wire(module, rowStats + 16 * STAT_ROWS);
   }
 
   // ---- The calls: each has its plan made, then runs it.
@@ -91,7 +64,7 @@ export class Executor {
   /** Any checked normalizing call; `resident` holds a LayerNorm object's gain and bias. Returns the output. */
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
     if (c.rows === 0) return c.out ?? c.kind.make(0);
-    const p = this.#planner.normalize(c, resident, this.#spec(c));
+    const p = this.#planner.normalize(c, resident);
     if (p.perToken) {
       this.#stageParams(p);
       p.release();
@@ -108,14 +81,10 @@ export class Executor {
 
   /** One row's statistics and stage vectors. */
   stages(c: StagesCall): StagesResult {
-    const stats: [Float64Array, Float64Array, Float64Array] = [
-      new Float64Array(1),
-      new Float64Array(1),
-      new Float64Array(1),
-    ];
-    const p = this.#planner.stages(c, stats);
+    const [mean, variance, rstd] = [new Float64Array(1), new Float64Array(1), new Float64Array(1)];
+    const p = this.#planner.stages(c, mean, variance, rstd);
     this.run(p);
-    return { stats: Float64Array.of(stats[0][0]!, stats[1][0]!, stats[2][0]!), vectors: p.vectors };
+    return { stats: Float64Array.of(mean[0]!, variance[0]!, rstd[0]!), vectors: p.vectors };
   }
 
   /** A resident norm's tensor-to-tensor call (plan.ts: Planner.direct). */
@@ -124,12 +93,12 @@ export class Executor {
   }
 
   /**
-   * The per-token call, the plan isPerToken (plan.ts) names: one chunk of a plain call (float32 LayerNorm,
-   * nothing fused, its mean and rstd when asked for) in the reserved areas, through
-   * `_lnw_layernorm`: copy in, one call, copy out, with no loop and no plan object. The stateless
-   * call (normalize()) and a resident LayerNorm's forward (its arrays checked there, without a
-   * CheckedNorm) take it. Written out because #step, which every other chunk goes through, is too
-   * big for V8 to inline (web/bench/NOTES.md has the measurements).
+   * The per-token call, the plan plan.ts's isPerToken names: one chunk of a plain call (float32
+   * LayerNorm, nothing fused, its mean and rstd when asked for) in the reserved areas, through
+   * `_lnw_layernorm`: copy in, one call, copy out, with no loop. The stateless call (normalize())
+   * and a resident LayerNorm's forward (its arrays checked there, without a CheckedNorm) take it.
+   * Written out because #step, which every other chunk goes through, is too big for V8 to inline
+   * (web/bench/NOTES.md has the measurements).
    */
   perToken(
     x: Float32Array,
@@ -162,7 +131,7 @@ export class Executor {
     if (mean) copyRows(module.HEAPF64, meanAt, 1, mean, 0, rows);
     if (rstd) copyRows(module.HEAPF64, rstdAt, 1, rstd, 0, rows);
     if (out === null) return module.HEAPF32.slice(start, start + rows * d);
-    out.set(this.#floats(this.#x, rows * d));
+    out.set(this.#views.floats(this.#x, rows * d));
     return out;
   }
 
@@ -238,13 +207,14 @@ export class Executor {
     this.#core(p, at.x, at.x, n);
     if (!f32) {
       out ??= kind.make(p.rows * d);
-      kind.units(out).set(this.#halves(at.x, count), from);
+      kind.units(out).set(this.#views.halves(at.x, count), from);
     } else if (out === null && whole) {
       out = module.HEAPF32.slice(at.x >>> 2, (at.x >>> 2) + count);
     } else {
-      (out ??= new Float32Array(p.rows * d)).set(this.#floats(at.x, count), from);
+      (out ??= new Float32Array(p.rows * d)).set(this.#views.floats(at.x, count), from);
     }
-    if (job.sumOut) kind.units(job.sumOut).set(f32 ? this.#floats(at.r, count) : this.#halves(at.r, count), from);
+    if (job.sumOut)
+      kind.units(job.sumOut).set(f32 ? this.#views.floats(at.r, count) : this.#views.halves(at.r, count), from);
     if (job.mean) copyRows(module.HEAPF64, at.mean, 1, job.mean, first, n);
     if (job.rstd) copyRows(module.HEAPF64, at.rstd, 1, job.rstd, first, n);
     return out;
@@ -263,13 +233,8 @@ export class Executor {
         rstd = job.rstd ? at.rstd : 0;
       status = module._lnw_layernorm(x, y, n, job.d, p.gamma, p.beta, job.eps, mean, rstd);
     } else {
-      const w = this.#fillWire(p, x, y, n);
-      w.residual = job.residual ? at.r : 0;
-      w.sumOut = job.sumOut ? at.r : 0;
-      w.mean = job.mean ? at.mean : 0;
-      w.rstd = job.rstd ? at.rstd : 0;
-      writeWire(module, this.#wire, w);
-      status = module._normalize(this.#wire);
+      this.#writeWire(p, x, y, n);
+      status = module._normalize(this.#wire.at);
     }
     if (status !== 0) this.heap.check(status, job.fn);
   }
@@ -281,12 +246,11 @@ export class Executor {
   #records(p: Plan, first: number, n: number): null {
     const { job, at } = p;
     const module = this.heap.module;
-    const w = this.#fillWire(p, at.x, 0, n);
-    w.residual = job.residual ? at.r : 0;
-    w.sumOut = w.mean = w.rstd = 0;
-    writeWire(module, this.#wire, w);
+    this.#writeWire(p, at.x, 0, n);
     const status =
-      p.op === STAGES ? module._stages(this.#wire, at.stats, at.vectors) : module._statistics(this.#wire, at.stats);
+      p.op === STAGES
+        ? module._stages(this.#wire.at, at.stats, at.vectors)
+        : module._statistics(this.#wire.at, at.stats);
     if (status !== 0) this.heap.check(status, job.fn);
     const f64 = module.HEAPF64;
     copyRows(f64, at.stats, 3, job.mean!, first, n);
@@ -299,74 +263,27 @@ export class Executor {
     return null;
   }
 
-  /** The wire fields every call fills alike; the caller fills the rest. */
-  #fillWire(p: Plan, x: number, y: number, n: number): WireCall {
+  /** The call into the core at #wire: `n` rows from x to y (the statistics and stages write no y). */
+  #writeWire(p: Plan, x: number, y: number, n: number): void {
     const { job, at } = p;
+    const normalizing = p.op === NORMALIZE;
     const w = this.#call;
-    w.norm = normWire(this.#spec(job));
-    w.dtype = this.#dtypeCode(job.kind);
+    w.norm = p.norm;
+    w.dtype = p.dtype;
     w.rows = n;
     w.d = job.d;
     w.x = x;
     w.y = y;
     w.gamma = p.gamma;
     w.beta = p.beta;
+    w.residual = job.residual ? at.r : 0;
     w.bias = job.bias ? at.bias : 0;
+    w.sumOut = normalizing && job.sumOut ? at.r : 0;
+    w.mean = normalizing && job.mean ? at.mean : 0;
+    w.rstd = normalizing && job.rstd ? at.rstd : 0;
     w.scratch = at.stage;
     w.eps = job.eps;
-    return w;
-  }
-
-  /**
-   * The call's norm row (NORMS) and dtype code, the last call's kept: looked up by a name read
-   * from the call, each is a hash of the name in V8 every time (together ~2% of a one-row call,
-   * measured).
-   */
-  #spec(c: CheckedNorm): NormSpec {
-    if (c.norm !== this.#specNorm) {
-      this.#specRow = NORMS[c.norm];
-      this.#specNorm = c.norm;
-    }
-    return this.#specRow;
-  }
-
-  #dtypeCode(kind: Kind): number {
-    if (kind !== this.#codedKind) {
-      this.#kindCode = DTYPE_CODES[kind.dtype];
-      this.#codedKind = kind;
-    }
-    return this.#kindCode;
-  }
-
-  /**
-   * `count` floats of the heap at `at`: for the chunk and the residual chunk a view kept between
-   * calls of one size (a new view per call is a visible share of a one-row call; memory growth
-   * detaches a kept one, length 0, which rebuilds it). Kept small, to be inlined: #keepFloats
-   * makes them.
-   */
-  #floats(at: number, count: number): Float32Array {
-    const v = at === this.#x ? this.#f32x : this.#f32r;
-    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepFloats(at, count);
-  }
-
-  #keepFloats(at: number, count: number): Float32Array {
-    const v = this.heap.f32(at, count);
-    if (at === this.#x) this.#f32x = v;
-    else if (at === this.#r) this.#f32r = v;
-    return v;
-  }
-
-  /** `count` 16-bit units of the heap at `at`, as #floats. */
-  #halves(at: number, count: number): Uint16Array {
-    const v = at === this.#x ? this.#u16x : this.#u16r;
-    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepHalves(at, count);
-  }
-
-  #keepHalves(at: number, count: number): Uint16Array {
-    const v = this.heap.u16(at, count);
-    if (at === this.#x) this.#u16x = v;
-    else if (at === this.#r) this.#u16r = v;
-    return v;
+    this.#wire.write(w);
   }
 }
 

@@ -10,10 +10,10 @@
  * allocate (rows wider than the chunk, stages) takes one block for all its areas before its
  * arguments are read, handing them to Heap.allocate to be re-derived.
  */
-import type { Kind } from '../checks/activations.js';
+import { DTYPE_CODES, type Kind } from '../checks/activations.js';
 import { isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
 import type { CallArrays, Heap } from './heap.js';
-import { DEFAULT_NORM, type NormSpec } from '../norms.js';
+import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from '../norms.js';
 import type { ActivationArray } from '../types.js';
 import { partiallyOverlaps } from '../checks/validate.js';
 
@@ -186,6 +186,9 @@ export class Plan {
   perChunk = 0;
   /** Rows are copied in and out through at.x; false: at.x and at.y are tensors, computed where they are. */
   copies = true;
+  /** The wire's codes of the norm (normWire: its facts) and of the dtype (DTYPE_CODES). */
+  norm = 0;
+  dtype = 0;
   /** Through `_lnw_layernorm` (a plain call), not `_normalize`. */
   plain = false;
   /** The per-token call (isPerToken): Executor.perToken runs it. */
@@ -222,6 +225,11 @@ export class Planner {
   /** The reserved areas as calls of width #chunkD lay them out (#inChunk). */
   #chunk = new Areas();
   #chunkD = 0;
+  // The last call's norm row and dtype code (#spec, #dtypeCode).
+  #specNorm: NormKind = DEFAULT_NORM;
+  #specRow: NormSpec = NORMS[DEFAULT_NORM];
+  #codedKind: Kind | null = null;
+  #kindCode = 0;
   /** A tensor call's areas: its tensors, and a 16-bit row's staging. */
   readonly #tensors = new Areas();
 
@@ -231,12 +239,12 @@ export class Planner {
   ) {}
 
   /** Any checked normalizing call with rows (`resident`: a LayerNorm object's gain and bias). */
-  normalize(c: CheckedNorm, resident: Params | null, spec: NormSpec): Plan {
-    if (c.d > CHUNK) return this.#normalizeWide(c, resident, spec);
+  normalize(c: CheckedNorm, resident: Params | null): Plan {
+    if (c.d > CHUNK) return this.#normalizeWide(c, resident);
     const stats = c.mean !== null || c.rstd !== null;
     const perChunk =
       c.rows * c.d <= CHUNK && (c.rows <= STAT_ROWS || !stats) ? c.rows : fit(c.d, stats ? STAT_ROWS : CHUNK);
-    const plain = isPlain(c, spec);
+    const plain = isPlain(c, this.#spec(c));
     const p = this.#fill(this.#reused, NORMALIZE, c, c.rows, this.#inChunk(c.d), perChunk, plain, resident);
     p.perToken = isPerToken(plain, c.rows, c.d, stats);
     return p;
@@ -266,8 +274,8 @@ export class Planner {
     return p;
   }
 
-  /** One row's statistics (into `stats`: mean, variance, rstd) and stage vectors: one chunk, in a block of its own. */
-  stages(c: StagesCall, stats: [Float64Array, Float64Array, Float64Array]): Plan {
+  /** One row's statistics (into the three arrays) and stage vectors: one chunk, in a block of its own. */
+  stages(c: StagesCall, mean: Float64Array, variance: Float64Array, rstd: Float64Array): Plan {
     const { d, kind } = c;
     const layout = new Layout();
     const records = layout.take(24);
@@ -288,7 +296,6 @@ export class Planner {
       stats: block + records,
       vectors: block + vectors,
     });
-    const [mean, variance, rstd] = stats;
     const job = asJob({ ...c, ...(args as Partial<Job>), rows: 1, mean, rstd });
     const p = this.#fill(new Plan(), STAGES, job, 1, at, 1, false, null);
     p.variance = variance;
@@ -334,6 +341,8 @@ export class Planner {
   ): Plan {
     p.op = op;
     p.job = job;
+    p.norm = normWire(this.#spec(job));
+    p.dtype = this.#dtypeCode(job.kind);
     p.rows = rows;
     p.at = at;
     p.perChunk = perChunk;
@@ -345,6 +354,27 @@ export class Planner {
     p.variance = null;
     p.block = 0;
     return p;
+  }
+
+  /**
+   * The call's norm row (NORMS) and dtype code, the last call's kept: looked up by a name read
+   * from the call, each is a hash of the name in V8 every time (together ~2% of a one-row call,
+   * measured).
+   */
+  #spec(c: Job): NormSpec {
+    if (c.norm !== this.#specNorm) {
+      this.#specRow = NORMS[c.norm];
+      this.#specNorm = c.norm;
+    }
+    return this.#specRow;
+  }
+
+  #dtypeCode(kind: Kind): number {
+    if (kind !== this.#codedKind) {
+      this.#kindCode = DTYPE_CODES[kind.dtype];
+      this.#codedKind = kind;
+    }
+    return this.#kindCode;
   }
 
   /**
@@ -377,7 +407,7 @@ export class Planner {
    * Rows wider than the chunk, one a chunk, through a block allocated for the call (before any
    * argument is read) that also holds a stateless call's gain, bias and residual bias.
    */
-  #normalizeWide(c: CheckedNorm, resident: Params | null, spec: NormSpec): Plan {
+  #normalizeWide(c: CheckedNorm, resident: Params | null): Plan {
     const { d, kind } = c;
     const staged = c.gamma !== null || c.beta !== null;
     const layout = new Layout();
@@ -413,7 +443,7 @@ export class Planner {
       stage: stage ? block + stage : 0,
     });
     const job = asJob({ ...c, ...(args as Partial<Job>) });
-    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, isPlain(c, spec), resident);
+    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, isPlain(c, this.#spec(c)), resident);
     p.block = block;
     return p;
   }

@@ -2,8 +2,6 @@
 export interface LayerNormModule {
   HEAPU8: Uint8Array;
   HEAPU16: Uint16Array;
-  HEAP32: Int32Array;
-  HEAPU32: Uint32Array;
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
   _malloc(bytes: number): number;
