@@ -28,8 +28,8 @@ const float* In(Address a) { return reinterpret_cast<const float*>(a); }
 float* Out(Address a) { return reinterpret_cast<float*>(a); }
 
 // A NormCall as the façade lays it out in the heap: the fields, their order, offsets and the
-// struct's size are web/src/wire.ts's table (WIRE_LAYOUT), generated into wire_layout.h at build
-// time (web/scripts/wire-header.mjs); the static_asserts hold the compiler's layout to it.
+// struct's size are web/src/core/wire-call.ts's table (WIRE_LAYOUT), generated into wire_layout.h
+// at build time (web/scripts/wire-header.mjs); the static_asserts hold the compiler's layout to it.
 namespace wire_type {
 using i32 = std::int32_t;
 using u32 = std::uint32_t;
@@ -44,10 +44,11 @@ struct WireCall {
 
 #define LNW_WIRE_CHECK(name, offset, type)          \
   static_assert(offsetof(WireCall, name) == offset, \
-                "web/src/wire.ts writes WireCall::" #name " at byte " #offset);
+                "web/src/core/wire-call.ts writes WireCall::" #name " at byte " #offset);
 LNW_WIRE_FIELDS(LNW_WIRE_CHECK)
 #undef LNW_WIRE_CHECK
-static_assert(sizeof(WireCall) == LNW_WIRE_BYTES, "web/src/wire.ts reserves LNW_WIRE_BYTES bytes");
+static_assert(sizeof(WireCall) == LNW_WIRE_BYTES,
+              "web/src/core/wire-call.ts reserves LNW_WIRE_BYTES bytes");
 
 layernorm::NormCall FromWire(Address wire) {
   const WireCall& w = *reinterpret_cast<const WireCall*>(wire);

@@ -3,7 +3,7 @@
 // the core's untyped status, and once memory is freed the same call works.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { float32ToHalfBits, type LayerNormRuntime } from '../../dist/index.js';
-import { Wire, WIRE_BYTES } from '../../dist/wire.js';
+import { Wire, WIRE_BYTES } from '../../dist/core/wire-call.js';
 import { freshRuntime } from '../helpers/heap-growth.mjs';
 import { gaussian, rng } from '../kit/random.mjs';
 

@@ -11,14 +11,13 @@ vi.mock('../../dist/norms.js', async (importOriginal) => {
   const table = await importOriginal<Record<string, unknown>>();
   const norms = table.NORMS as Record<string, unknown>;
   const forms = table.NORM_FORMS as Record<string, unknown>;
-  // The row and its form, as a maintainer adding the norm would write them. Its kernel here is
-  // LayerNorm's (wire code 0): without β, a LayerNorm computes exactly this norm, so the runtime's
-  // methods for it can run end to end without a kernel of its own.
+  // The row and its form, as a maintainer adding the norm would write them. Its facts are a
+  // LayerNorm's without β, so the core computes exactly a LayerNorm without β for it.
   norms.centrednorm = {
     name: 'CentredNorm',
     equation: 'y = γ ⊙ (x − μ) / √(mean((x − μ)²) + ε)',
-    wire: 0,
     centred: true,
+    divisor: 'width',
     bias: false,
     moment: 'c²',
     momentName: 'centred square',
@@ -48,11 +47,12 @@ vi.mock('../../dist/norms.js', async (importOriginal) => {
 
 const { NORMS, NORM_FORMS, NORM_KINDS, NORM_FORM_NAMES, isNormKind, normFormOf, normOfForm } =
   await import('../../dist/norms.js');
-const { checkNormCall, isPlain } = await import('../../dist/call.js');
-const { quickCheck } = await import('../../dist/quick-check.js');
+const { checkNormCall, isPlain } = await import('../../dist/checks/call.js');
+const { quickCheck } = await import('../../dist/checks/quick-check.js');
 const { checkWeights: checkExplainerWeights } = await import('../../dist/explainer/inputs.js');
 const { decodePermalink, encodePermalink } = await import('../../web/page/src/permalink.ts');
-const { effectiveVariant, initialState } = await import('../../web/page/src/state.ts');
+const { initialState } = await import('../../web/page/src/state.ts');
+const { formToRun } = await import('../../web/page/src/engine/form.ts');
 const { normFor } = await import('../../web/page/src/engine/norm.ts');
 const { normFormRadios } = await import('../../web/page/plugins/norm-forms.ts');
 
@@ -63,8 +63,10 @@ const gamma = new Float32Array(d).fill(1);
 
 describe('a third norm, specified by one row', () => {
   it('is a kind and a form: the lists, the guard and the form of its facts come from the table', () => {
-    expect(NORM_KINDS).toEqual(['layernorm', 'rmsnorm', 'centrednorm']);
-    expect(NORM_FORM_NAMES).toEqual(['layernorm', 'biasfree', 'rmsnorm', 'centrednorm']);
+    expect(NORM_KINDS).toEqual(Object.keys(NORMS));
+    expect(NORM_KINDS.at(-1)).toBe('centrednorm');
+    expect(NORM_FORM_NAMES).toEqual(Object.keys(NORM_FORMS));
+    expect(NORM_FORM_NAMES.at(-1)).toBe('centrednorm');
     expect([isNormKind('centrednorm'), isNormKind('scalenorm')]).toEqual([true, false]);
     expect(normFormOf(KIND, false)).toBe('centrednorm');
     // A norm without β runs in its β-free form whatever β the caller has.
@@ -94,23 +96,24 @@ describe('a third norm, specified by one row', () => {
         '<layernorm-explainer>: CentredNorm has no bias term, so no weights.beta option; got weights.beta Float32Array(4)',
       ),
     );
+    const kinds = NORM_KINDS.map((k) => `'${k}'`);
     expect(() => checkExplainerWeights({ gamma, norm: 'scalenorm' })).toThrow(
       new TypeError(
-        "<layernorm-explainer>: weights.norm must be 'layernorm', 'rmsnorm' or 'centrednorm', got string \"scalenorm\"",
+        `<layernorm-explainer>: weights.norm must be ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, got string "scalenorm"`,
       ),
     );
   });
 
   it('the page: its checkpoint runs in its form, its code is no preset link, the presets stay LayerNorm’s', () => {
     const weights = { id: 1, gamma, beta: null, d, norm: KIND };
-    const params = { eps: 1e-5, variant: 'layernorm' as const };
-    expect(normFor(weights, params)).toEqual({ variant: 'centrednorm', gamma, beta: null, eps: 1e-5 });
+    const params = { eps: 1e-5, form: 'layernorm' as const };
+    expect(normFor(weights, params)).toEqual({ form: 'centrednorm', gamma, beta: null, eps: 1e-5 });
     const s = { ...initialState(), weights: { ...weights, beta: gamma } as never };
-    expect(effectiveVariant(s)).toBe('centrednorm');
+    expect(formToRun(s.weights, s.form)).toBe('centrednorm');
     // A link names a preset by its code from the table; the new form is the checkpoint's, not a preset.
-    expect(decodePermalink(new URLSearchParams('v=nobias')).variant).toBe('biasfree');
-    expect(decodePermalink(new URLSearchParams('v=cn')).variant).toBeUndefined();
-    expect(encodePermalink({ ...initialState(), variant: 'biasfree' }).get('v')).toBe(NORM_FORMS.biasfree.url);
+    expect(decodePermalink(new URLSearchParams('v=nobias')).form).toBe('biasfree');
+    expect(decodePermalink(new URLSearchParams('v=cn')).form).toBeUndefined();
+    expect(encodePermalink({ ...initialState(), form: 'biasfree' }).get('v')).toBe(NORM_FORMS.biasfree.url);
     // The Layer card's static markup has its radio: the table's label, disabled until its weights load.
     const radios = normFormRadios()
       .split('\n')

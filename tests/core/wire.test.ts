@@ -1,4 +1,4 @@
-// The wire between the façade and the C++ core, field by field: web/src/wire.ts's table
+// The wire between the façade and the C++ core, field by field: web/src/core/wire-call.ts's table
 // (WIRE_LAYOUT) is the one the wasm build generates cpp/bindings/embind.cc's WireCall from
 // (web/scripts/wire-header.mjs), whose static_asserts refuse a table the compiler would lay out
 // otherwise (shown here by compiling embind.cc against a wrong one), and Wire.write puts every field
@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../dist/loader.js';
-import { NORMS } from '../../dist/norms.js';
-import { Wire, WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, type WireCall } from '../../dist/wire.js';
+import { NORMS, normWire } from '../../dist/norms.js';
+import { Wire, WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, type WireCall } from '../../dist/core/wire-call.js';
 import { wireBytes, wireHeader, wireRows } from '../../web/scripts/wire-header.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
-const WIRE_TS = readFileSync(join(root, 'web', 'src', 'wire.ts'), 'utf8');
+const WIRE_TS = readFileSync(join(root, 'web', 'src', 'core', 'wire-call.ts'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'layernorm-wasm-wire-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -60,7 +60,7 @@ describe('the wire struct’s one table', () => {
   it('a line of the table that is not a row stops the generator, naming it', () => {
     const broken = WIRE_TS.replace("['rows', 8, 'u32'],", "['rows', 8, 'u64'],");
     expect(() => wireRows(broken)).toThrow(
-      "wire.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ['rows', 8, 'u64'],",
+      "wire-call.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ['rows', 8, 'u64'],",
     );
   });
 
@@ -71,13 +71,13 @@ describe('the wire struct’s one table', () => {
     // eps moved 4 bytes on: the struct declared from this table puts it at 56 (8-aligned) all the same.
     const moved = compileAgainst('moved', WIRE_TS.replace("['eps', 56, 'f64'],", "['eps', 60, 'f64'],"));
     expect(moved.status).not.toBe(0);
-    expect(moved.stderr).toContain('web/src/wire.ts writes WireCall::eps at byte 60');
+    expect(moved.stderr).toContain('web/src/core/wire-call.ts writes WireCall::eps at byte 60');
   });
 });
 
 /** A call whose every field has a value of its own, so that a field written in another's place shows. */
 const CALL: WireCall = {
-  norm: NORMS.rmsnorm.wire,
+  norm: normWire(NORMS.rmsnorm),
   dtype: 2,
   rows: 0x01020304,
   d: 0xfffffff0,
@@ -113,7 +113,7 @@ describe.each(['simd', 'scalar'] as const)('Wire.write (%s build)', (backend) =>
             : view.getUint32(at + f.offset, true);
       const written = Object.fromEntries(fields.map((f) => [f.name, read(f)]));
       expect(written).toEqual({
-        norm: NORMS.rmsnorm.wire,
+        norm: normWire(NORMS.rmsnorm),
         dtype: CALL.dtype,
         rows: CALL.rows,
         d: CALL.d,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes the C++ header of the wire struct from the one table of it, web/src/wire.ts's
-// WIRE_LAYOUT: `node web/scripts/wire-header.mjs <wire.ts> <out.h>`. The wasm build runs it
+// Writes the C++ header of the wire struct from the one table of it, web/src/core/wire-call.ts's
+// WIRE_LAYOUT: `node web/scripts/wire-header.mjs <wire-call.ts> <out.h>`. The wasm build runs it
 // (CMakeLists.txt), and cpp/bindings/embind.cc declares WireCall from the header's field list and
 // checks each field's offset and the struct's size with static_asserts, so a layout the compiler
 // would lay out otherwise does not build. Read as text: the table is one row per line, and a line
@@ -10,17 +10,19 @@ import { dirname } from 'node:path';
 
 const TYPE_BYTES = { i32: 4, u32: 4, f64: 8 };
 
-/** The rows of WIRE_LAYOUT in `source` (wire.ts's text): [{ name, offset, type }]. */
+/** The rows of WIRE_LAYOUT in `source` (wire-call.ts's text): [{ name, offset, type }]. */
 export function wireRows(source) {
   const start = source.indexOf('export const WIRE_LAYOUT');
   const open = source.indexOf('= [', start);
   const close = source.indexOf('\n];', open);
-  if (start < 0 || open < 0 || close < 0) throw new Error('wire.ts: no `export const WIRE_LAYOUT … = [ … ];` table');
+  if (start < 0 || open < 0 || close < 0)
+    throw new Error('wire-call.ts: no `export const WIRE_LAYOUT … = [ … ];` table');
   const rows = [];
   for (const line of source.slice(open + 3, close).split('\n')) {
     if (line.trim() === '') continue;
     const m = /^\s*\['([a-z][A-Za-z0-9]*)', (\d+), '(i32|u32|f64)'\],?\s*$/.exec(line);
-    if (!m) throw new Error(`wire.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
+    if (!m)
+      throw new Error(`wire-call.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
     rows.push({ name: m[1], offset: Number(m[2]), type: m[3] });
   }
   return rows;
@@ -38,7 +40,7 @@ const cppName = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export function wireHeader(rows) {
   return [
-    '// Generated from web/src/wire.ts (WIRE_LAYOUT) by web/scripts/wire-header.mjs.',
+    '// Generated from web/src/core/wire-call.ts (WIRE_LAYOUT) by web/scripts/wire-header.mjs.',
     '#pragma once',
     '',
     `#define LNW_WIRE_BYTES ${wireBytes(rows)}`,
@@ -52,7 +54,7 @@ export function wireHeader(rows) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [from, to] = process.argv.slice(2);
   if (!from || !to) {
-    console.error('usage: node web/scripts/wire-header.mjs <web/src/wire.ts> <out.h>');
+    console.error('usage: node web/scripts/wire-header.mjs <web/src/core/wire-call.ts> <out.h>');
     process.exit(2);
   }
   mkdirSync(dirname(to), { recursive: true });

@@ -74,7 +74,7 @@ export class WeightsView {
   }
 }
 
-const VARIANT_NOTES: Record<NormForm, string> = {
+const VARIANT_NOTES: Partial<Record<NormForm, string>> = {
   layernorm: 'Centres by μ, scales by 1/σ, then applies γ and β.',
   biasfree: 'The same without β: every output is exactly γ ⊙ x̂.',
   rmsnorm: 'No centring and no β: it divides by the root mean square of x, which equals σ only when μ = 0.',
@@ -101,7 +101,7 @@ export class VariantsView {
           undefined,
           h('strong', undefined, NORM_FORMS[form].short),
           equation(NORM_FORMS[form].equation),
-          h('span', { class: 'hint' }, VARIANT_NOTES[form]),
+          h('span', { class: 'hint' }, VARIANT_NOTES[form] ?? ''),
         ),
         box,
       );
@@ -127,11 +127,7 @@ export class VariantsView {
     labels: boolean,
   ): void {
     this.#text.textContent = variantsText(v, form, token);
-    const series: Record<NormForm, Float32Array | null> = {
-      layernorm: v.layernorm,
-      biasfree: v.biasfree,
-      rmsnorm: v.rmsnorm,
-    };
+    const series: Record<NormForm, Float32Array | null> = v;
     let lo = 0;
     let hi = 0;
     for (const s of Object.values(series)) {

@@ -22,11 +22,14 @@ interface StageName {
 
 /** Each stage's title for a form; null: the form has no such stage. */
 function stageNames(form: NormForm): Record<StageKey, StageName | null> {
-  if (!normOfForm(form).centred) {
+  const { centred, divisor, moment } = normOfForm(form);
+  // What x̂'s own moment comes to: 1, by the measure the norm divides by.
+  const unit = divisor === 'width' ? (centred ? 'variance 1' : 'mean square 1') : 'sum of squares 1';
+  if (!centred) {
     return {
       input: { title: 'x', sub: 'input' },
       centered: null,
-      normalized: { title: 'x̂ = x · rstd', sub: 'normalized: mean square 1' },
+      normalized: { title: 'x̂ = x · rstd', sub: `normalized: ${unit}` },
       scaled: null,
       output: { title: 'y = γ ⊙ x̂', sub: 'output (no centring, no bias)' },
     };
@@ -34,7 +37,7 @@ function stageNames(form: NormForm): Record<StageKey, StageName | null> {
   return {
     input: { title: 'x', sub: 'input' },
     centered: { title: 'x − μ', sub: 'centred' },
-    normalized: { title: 'x̂ = (x − μ)/√(σ² + ε)', sub: 'normalized: mean 0, variance 1' },
+    normalized: { title: `x̂ = (x − μ)/√(${moment} + ε)`, sub: `normalized: mean 0, ${unit}` },
     scaled: { title: 'γ ⊙ x̂', sub: 'scaled by the gain' },
     output: NORM_FORMS[form].bias
       ? { title: '+ β  →  y', sub: 'output' }

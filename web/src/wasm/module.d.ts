@@ -21,7 +21,7 @@ export interface LayerNormModule {
     mean: number,
     rstd: number,
   ): number;
-  /** Any normalizing call, the wire struct at `wire` (web/src/wire.ts); a plain wasm export too. */
+  /** Any normalizing call, the wire struct at `wire` (web/src/core/wire-call.ts); a plain wasm export too. */
   _lnw_normalize(wire: number): number;
   /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
   _statistics(wire: number, stats: number): number;
