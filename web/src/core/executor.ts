@@ -79,8 +79,10 @@ export class Executor {
     const p = this.#planner.normalize(c, resident);
     if (p.block !== 0 || p.perChunk < p.rows) return this.run(p)!;
     // One chunk in the reserved areas: run() with nothing to free and no loop, straight to #step
-    // (web/bench/NOTES.md: through run, the one-row 16-bit, RMSNorm and fused calls were slower).
-    this.#stageParams(p);
+    // (web/bench/NOTES.md: through the loop, the one-row calls measured slower).
+    if (c.gamma) this.heap.write(p.at.gamma, c.gamma);
+    if (c.beta) this.heap.write(p.at.beta, c.beta);
+    if (c.bias) this.heap.write(p.at.bias, c.bias);
     const out = this.#step(p, c.x, c.residual, 0, c.rows, c.out);
     p.release();
     return out!;
@@ -248,7 +250,8 @@ export class Executor {
       // Written here, by WIRE_SLOT, unchecked: through a WireCall and Wire.write's checks, the one-row
       // 16-bit, RMSNorm and fused calls measured ~5% slower (web/bench/NOTES.md). Every value is a
       // chunk's row count, d, or an address in wasm memory: all below 2^31 by construction.
-      const u32 = this.#wire.u32();
+      const wire = this.#wire;
+      const u32 = wire.u32.length === 0 ? wire.view() : wire.u32;
       u32[S.norm] = p.norm;
       u32[S.dtype] = p.dtype;
       u32[S.rows] = n;
@@ -263,7 +266,7 @@ export class Executor {
       u32[S.mean] = job.mean ? at.mean : 0;
       u32[S.rstd] = job.rstd ? at.rstd : 0;
       u32[S.scratch] = at.stage;
-      this.#wire.f64()[S.eps] = job.eps;
+      wire.f64[S.eps] = job.eps;
       status = module._lnw_normalize(this.#wire.at);
     }
     if (status !== 0) this.heap.check(status, job.fn);

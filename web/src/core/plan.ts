@@ -244,7 +244,25 @@ export class Planner {
     const stats = c.mean !== null || c.rstd !== null;
     const perChunk =
       c.rows * c.d <= CHUNK && (c.rows <= STAT_ROWS || !stats) ? c.rows : fit(c.d, stats ? STAT_ROWS : CHUNK);
-    return this.#fill(this.#reused, NORMALIZE, c, c.rows, this.inChunk(c.d), perChunk, this.plain(c), resident);
+    // #fill written out for the refilled plan: a one-row call's chain is past what V8 inlines, and
+    // each call on it is a visible share of the call (web/bench/NOTES.md).
+    const p = this.#reused;
+    const at = this.#chunkD === c.d ? this.#chunk : this.#layChunk(c.d);
+    const spec = this.#spec(c);
+    p.op = NORMALIZE;
+    p.job = c;
+    p.norm = this.#specWire;
+    p.dtype = c.kind === this.#codedKind ? this.#kindCode : this.#dtypeCode(c.kind);
+    p.rows = c.rows;
+    p.at = at;
+    p.perChunk = perChunk;
+    p.copies = true;
+    p.plain = isPlain(c, spec);
+    p.gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
+    p.beta = resident ? resident.beta : c.beta ? at.beta : 0;
+    p.variance = null;
+    p.block = 0;
+    return p;
   }
 
   /** Per-row { mean, variance, rstd } of c's rows into the three arrays. */

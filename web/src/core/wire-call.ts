@@ -77,8 +77,13 @@ export function newWireCall(): WireCall {
  */
 export class Wire {
   #i32: Int32Array = new Int32Array(0);
-  #u32: Uint32Array = new Uint32Array(0);
-  #f64: Float64Array = new Float64Array(0);
+  /**
+   * The struct as 32-bit fields (a code of the norm or dtype has the same bits as an int32) and
+   * as float64s, for a caller that writes it by WIRE_SLOT itself: remade by view() when memory
+   * growth has detached them (length 0).
+   */
+  u32: Uint32Array = new Uint32Array(0);
+  f64: Float64Array = new Float64Array(0);
 
   constructor(
     readonly module: LayerNormModule,
@@ -105,7 +110,7 @@ export class Wire {
       refuse(c);
     }
     // Memory growth detaches the views (length 0): they are made again.
-    const u32 = this.#u32.length === 0 ? this.#view() : this.#u32;
+    const u32 = this.u32.length === 0 ? this.view() : this.u32;
     const i32 = this.#i32;
     i32[WIRE_SLOT.norm] = c.norm;
     i32[WIRE_SLOT.dtype] = c.dtype;
@@ -121,26 +126,14 @@ export class Wire {
     u32[WIRE_SLOT.mean] = c.mean;
     u32[WIRE_SLOT.rstd] = c.rstd;
     u32[WIRE_SLOT.scratch] = c.scratch;
-    this.#f64[WIRE_SLOT.eps] = c.eps;
+    this.f64[WIRE_SLOT.eps] = c.eps;
   }
 
-  /**
-   * The struct as 32-bit fields (a code of the norm or dtype has the same bits as an int32), for a
-   * caller that writes it by WIRE_SLOT itself; then f64() for eps.
-   */
-  u32(): Uint32Array {
-    return this.#u32.length === 0 ? this.#view() : this.#u32;
-  }
-
-  f64(): Float64Array {
-    return this.#f64;
-  }
-
-  #view(): Uint32Array {
+  view(): Uint32Array {
     const buffer = this.module.HEAPU8.buffer;
     this.#i32 = new Int32Array(buffer, this.at, WIRE_BYTES / 4);
-    this.#f64 = new Float64Array(buffer, this.at, WIRE_BYTES / 8);
-    return (this.#u32 = new Uint32Array(buffer, this.at, WIRE_BYTES / 4));
+    this.f64 = new Float64Array(buffer, this.at, WIRE_BYTES / 8);
+    return (this.u32 = new Uint32Array(buffer, this.at, WIRE_BYTES / 4));
   }
 }
 
