@@ -24,7 +24,7 @@ import {
 } from './plan.js';
 import type { ActivationArray } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
-import { newWireCall, Wire, WIRE_BYTES, WIRE_SLOT as S, type WireCall } from './wire-call.js';
+import { newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire-call.js';
 
 export interface StagesResult {
   stats: Float64Array; // mean, variance, rstd
@@ -235,8 +235,8 @@ export class Executor {
   }
 
   /**
-   * `n` rows from x to y through the plan's entry point: `_lnw_layernorm` for a plain call (plain
-   * arguments), `_lnw_normalize` for any other (the wire struct).
+   * `n` rows from x to y through the plan's entry point: `_lnw_layernorm` for a plain call,
+   * `_lnw_normalize` for any other, both in arguments (cpp/bindings/embind.cc says why).
    */
   #core(p: Plan, x: number, y: number, n: number): void {
     const { job, at } = p;
@@ -247,27 +247,24 @@ export class Executor {
         rstd = job.rstd ? at.rstd : 0;
       status = module._lnw_layernorm(x, y, n, job.d, p.gamma, p.beta, job.eps, mean, rstd);
     } else {
-      // Written here, by WIRE_SLOT, unchecked: through a WireCall and Wire.write's checks, the one-row
-      // 16-bit, RMSNorm and fused calls measured ~5% slower (web/bench/NOTES.md). Every value is a
-      // chunk's row count, d, or an address in wasm memory: all below 2^31 by construction.
-      const wire = this.#wire;
-      const u32 = wire.u32.length === 0 ? wire.view() : wire.u32;
-      u32[S.norm] = p.norm;
-      u32[S.dtype] = p.dtype;
-      u32[S.rows] = n;
-      u32[S.d] = job.d;
-      u32[S.x] = x;
-      u32[S.y] = y;
-      u32[S.gamma] = p.gamma;
-      u32[S.beta] = p.beta;
-      u32[S.residual] = job.residual ? at.r : 0;
-      u32[S.bias] = job.bias ? at.bias : 0;
-      u32[S.sumOut] = job.sumOut ? at.r : 0;
-      u32[S.mean] = job.mean ? at.mean : 0;
-      u32[S.rstd] = job.rstd ? at.rstd : 0;
-      u32[S.scratch] = at.stage;
-      wire.f64[S.eps] = job.eps;
-      status = module._lnw_normalize(this.#wire.at);
+      const { residual, bias, sumOut, mean, rstd } = job;
+      status = module._lnw_normalize(
+        p.norm,
+        p.dtype,
+        n,
+        job.d,
+        x,
+        y,
+        p.gamma,
+        p.beta,
+        residual ? at.r : 0,
+        bias ? at.bias : 0,
+        sumOut ? at.r : 0,
+        mean ? at.mean : 0,
+        rstd ? at.rstd : 0,
+        at.stage,
+        job.eps,
+      );
     }
     if (status !== 0) this.heap.check(status, job.fn);
   }

@@ -190,7 +190,7 @@ export class Plan {
   /** The wire's codes of the norm (normWire: its facts) and of the dtype (DTYPE_CODES). */
   norm = 0;
   dtype = 0;
-  /** Through `_lnw_layernorm` (a plain call), not `_lnw_normalize` (the wire struct). */
+  /** Through `_lnw_layernorm` (a plain call), not `_lnw_normalize`. */
   plain = false;
   /** The gain and bias the core reads: a resident norm's, the copies in at.gamma and at.beta, or 0. */
   gamma = 0;

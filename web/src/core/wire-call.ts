@@ -1,6 +1,7 @@
 /**
  * A call as the C++ core takes it: the wire struct, written into the runtime's own reserved bytes
- * before each call into the core (`_normalize`, `_statistics`, `_stages`). WIRE_LAYOUT is its one
+ * before each call into the core that takes it (`_statistics`, `_stages`; the normalizing calls take
+ * arguments: cpp/bindings/embind.cc says why). WIRE_LAYOUT is its one
  * table: the wasm build generates cpp/bindings/embind.cc's WireCall from it
  * (web/scripts/wire-header.mjs) and static_asserts there hold the compiler's offsets and size to
  * it, so a field is one row here (and one line of Wire.write, which gives it its value).
@@ -58,7 +59,7 @@ export const WIRE_BYTES = ((end: number) => Math.ceil(end / 8) * 8)(
 );
 
 /** Each field's index in a view of the struct of its type: 32-bit (offset / 4) or float64 (offset / 8). */
-export const WIRE_SLOT = Object.fromEntries(
+const WIRE_SLOT = Object.fromEntries(
   WIRE_LAYOUT.map(([name, offset, type]) => [name, offset / WIRE_TYPE_BYTES[type]]),
 ) as Readonly<Record<keyof WireCall, number>>;
 
@@ -77,13 +78,8 @@ export function newWireCall(): WireCall {
  */
 export class Wire {
   #i32: Int32Array = new Int32Array(0);
-  /**
-   * The struct as 32-bit fields (a code of the norm or dtype has the same bits as an int32) and
-   * as float64s, for a caller that writes it by WIRE_SLOT itself: remade by view() when memory
-   * growth has detached them (length 0).
-   */
-  u32: Uint32Array = new Uint32Array(0);
-  f64: Float64Array = new Float64Array(0);
+  #u32: Uint32Array = new Uint32Array(0);
+  #f64: Float64Array = new Float64Array(0);
 
   constructor(
     readonly module: LayerNormModule,
@@ -110,7 +106,7 @@ export class Wire {
       refuse(c);
     }
     // Memory growth detaches the views (length 0): they are made again.
-    const u32 = this.u32.length === 0 ? this.view() : this.u32;
+    const u32 = this.#u32.length === 0 ? this.#view() : this.#u32;
     const i32 = this.#i32;
     i32[WIRE_SLOT.norm] = c.norm;
     i32[WIRE_SLOT.dtype] = c.dtype;
@@ -126,14 +122,14 @@ export class Wire {
     u32[WIRE_SLOT.mean] = c.mean;
     u32[WIRE_SLOT.rstd] = c.rstd;
     u32[WIRE_SLOT.scratch] = c.scratch;
-    this.f64[WIRE_SLOT.eps] = c.eps;
+    this.#f64[WIRE_SLOT.eps] = c.eps;
   }
 
-  view(): Uint32Array {
+  #view(): Uint32Array {
     const buffer = this.module.HEAPU8.buffer;
     this.#i32 = new Int32Array(buffer, this.at, WIRE_BYTES / 4);
-    this.f64 = new Float64Array(buffer, this.at, WIRE_BYTES / 8);
-    return (this.u32 = new Uint32Array(buffer, this.at, WIRE_BYTES / 4));
+    this.#f64 = new Float64Array(buffer, this.at, WIRE_BYTES / 8);
+    return (this.#u32 = new Uint32Array(buffer, this.at, WIRE_BYTES / 4));
   }
 }
 

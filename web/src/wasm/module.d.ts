@@ -21,8 +21,24 @@ export interface LayerNormModule {
     mean: number,
     rstd: number,
   ): number;
-  /** Any normalizing call, the wire struct at `wire` (web/src/core/wire-call.ts); a plain wasm export too. */
-  _lnw_normalize(wire: number): number;
+  /** Any call, each NormCall field an argument (norm and dtype by their wire codes); a plain wasm export too. */
+  _lnw_normalize(
+    norm: number,
+    dtype: number,
+    rows: number,
+    d: number,
+    x: number,
+    y: number,
+    gamma: number,
+    beta: number,
+    residual: number,
+    bias: number,
+    sumOut: number,
+    mean: number,
+    rstd: number,
+    scratch: number,
+    eps: number,
+  ): number;
   /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
   _statistics(wire: number, stats: number): number;
   /** One row's stats and six stage vectors of d floats (input, sum, centered, normalized, scaled, output). */
