@@ -70,8 +70,8 @@ export function newWireCall(): WireCall {
 
 /**
  * The wire struct at `at` (8-aligned) in the module's memory, which write() fills for the next call:
- * a field per store into views of the struct kept between calls (the module's HEAP views, a
- * DataView or a loop over the table measured 2-4x the time, a visible share of a one-row call).
+ * a field per store into views of the struct kept between calls (through the module's HEAP views
+ * a write measured 30-50 ns against 11-13: web/bench/NOTES.md).
  * A count or address that does not fit its 32 bits would be stored modulo 2^32 (rows 2^32 as 0):
  * the façade's checks keep every one far below, so one past them is a defect, said so before the
  * core runs.
@@ -88,7 +88,7 @@ export class Wire {
 
   write(c: WireCall): void {
     // Checked in one expression, no call per field: V8 stops inlining deep in a one-row call's
-    // chain, and a call per field measured ~50 ns of it (web/bench/NOTES.md).
+    // chain, and a call per field measured ~65 ns of it (web/bench/NOTES.md).
     if (
       c.rows >>> 0 !== c.rows ||
       c.d >>> 0 !== c.d ||
