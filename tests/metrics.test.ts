@@ -1,6 +1,6 @@
 // compareOutputs: the comparison behind `--expect` in the CLI and the page's checks.
 import { describe, expect, it } from 'vitest';
-import { compareOutputs, ulp32 } from '../web/src/metrics.js';
+import { compareOutputs, ulp32 } from '../web/src/numerics/metrics.js';
 
 const nanWithPayload = new Float32Array(new Uint32Array([0x7fc00123]).buffer)[0]!;
 

@@ -63,8 +63,8 @@ describe('the tarball', () => {
     for (const f of [
       'dist/index.js',
       'dist/index.d.ts',
-      'dist/file-reader.js',
-      'dist/file-reader.node.js',
+      'dist/loading/file-reader.js',
+      'dist/loading/file-reader.node.js',
       'dist/worker/index.js',
       'dist/worker/index.d.ts',
       'dist/worker/script.js',
@@ -88,7 +88,7 @@ describe('the tarball', () => {
     const strays = files.filter(
       (f) =>
         f.startsWith('dist/') &&
-        !/^dist\/((io|worker|cli|explainer|onnx)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
+        !/^dist\/((io|worker|cli|explainer|onnx|checks|numerics|loading|core)\/)?[a-z-]+(\.node)?\.(js|d\.ts)$|^dist\/wasm\/(layernorm-(simd|scalar)(\.embedded)?\.(js|d\.ts)|layernorm-(simd|scalar)\.wasm|module\.d\.ts)$/.test(
           f,
         ),
     );
@@ -127,9 +127,9 @@ describe('the tarball', () => {
     // Node; 'node:fs/promises' sits behind it in the "node" condition's file. '#worker-threads'
     // likewise, taken only where there is no web Worker (Node), with 'node:worker_threads' behind it.
     expect(bare).toEqual([
-      ['#file-reader', 'wasm-source.js'],
+      ['#file-reader', 'loading/wasm-source.js'],
       ['#worker-threads', 'worker/endpoint.js'],
-      ['node:fs/promises', 'file-reader.node.js'],
+      ['node:fs/promises', 'loading/file-reader.node.js'],
       ['node:worker_threads', 'worker/threads.node.js'],
     ]);
   });
@@ -525,6 +525,8 @@ describe('package.json', () => {
       { kind: 'CJSResolvesToESM', entrypoint: './explainer', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './explainer/react', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './explainer/react', resolutionKind: 'node16-cjs' },
+      { kind: 'NoResolution', entrypoint: './explainer/compute', resolutionKind: 'node10' },
+      { kind: 'CJSResolvesToESM', entrypoint: './explainer/compute', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './inline', resolutionKind: 'node10' },
       { kind: 'CJSResolvesToESM', entrypoint: './inline', resolutionKind: 'node16-cjs' },
       { kind: 'NoResolution', entrypoint: './onnx', resolutionKind: 'node10' },
@@ -536,6 +538,7 @@ describe('package.json', () => {
       './worker',
       './explainer',
       './explainer/react',
+      './explainer/compute',
       './inline',
       './onnx',
       './package.json',
@@ -552,8 +555,8 @@ describe('package.json', () => {
     expect(pkg.publishConfig).toEqual({ 'ignore-scripts': false });
     expect(pkg.engines.node).toBe('>=20');
     expect(pkg.imports['#file-reader']).toEqual({
-      node: './dist/file-reader.node.js',
-      default: './dist/file-reader.js',
+      node: './dist/loading/file-reader.node.js',
+      default: './dist/loading/file-reader.js',
     });
   });
 });

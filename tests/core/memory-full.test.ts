@@ -3,6 +3,7 @@
 // the core's untyped status, and once memory is freed the same call works.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { float32ToHalfBits, type LayerNormRuntime } from '../../dist/index.js';
+import { WIRE_BYTES, writeWire } from '../../dist/core/wire-call.js';
 import { freshRuntime } from '../helpers/heap-growth.mjs';
 import { gaussian, rng } from '../kit/random.mjs';
 
@@ -62,10 +63,13 @@ describe('a 16-bit row wider than a chunk, with wasm memory full', () => {
     // The façade passes staging on every path, so the core is called here as the bindings export
     // it, without: a bfloat16 row wider than the core's stack staging, in place, scratch 0.
     const heap = (rt as unknown as { heap: { check(status: number, fn: string): void } }).heap;
-    const raw = module as unknown as { _lnw_normalize(...args: number[]): number };
+    const raw = module as unknown as Parameters<typeof writeWire>[0];
     const row = module._malloc(2 * d);
     module.HEAPU8.fill(0x3f, row, row + 2 * d);
-    const call = () => raw._lnw_normalize(0, 2, 1, d, row, row, 0, 0, 0, 0, 0, 0, 0, 0, 1e-5);
+    const wire = module._malloc(WIRE_BYTES);
+    const none = { gamma: 0, beta: 0, residual: 0, bias: 0, sumOut: 0, mean: 0, rstd: 0, scratch: 0 };
+    writeWire(raw, wire, { norm: 0, dtype: 2, rows: 1, d, x: row, y: row, ...none, eps: 1e-5 });
+    const call = () => raw._normalize(wire);
     const blocks = exhaust(module);
     const status = call();
     expect(status).toBe(14);
@@ -84,5 +88,6 @@ describe('a 16-bit row wider than a chunk, with wasm memory full', () => {
     // A row of one repeated value normalizes to exactly β = 0.
     expect(new Uint16Array(module.HEAPU8.buffer, row, d).every((b) => b === 0)).toBe(true);
     module._free(row);
+    module._free(wire);
   });
 });

@@ -10,7 +10,8 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MADE_UP } from '../kit/made-up-norm.mjs';
-import { explainRow, init, NORM_KINDS, NORMS, normReference, type NormKind } from '../../dist/index.js';
+import { init, NORM_KINDS, NORMS, normReference, type NormKind } from '../../dist/index.js';
+import { explainRow } from '../../dist/explainer/compute.js';
 import { initWorker } from '../../dist/worker/index.js';
 import { compareToExact, exactNormOf, residualSum } from '../kit/exact.mjs';
 import { exactStats } from '../kit/stats.mjs';

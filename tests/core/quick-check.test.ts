@@ -1,10 +1,10 @@
-// The quick checks of the one-token path (web/src/quick-check.ts) against the full checks
-// (web/src/call.ts): on generated calls, good and bad, every call the quick checks accept the full
+// The quick checks of the one-token path (web/src/checks/quick-check.ts) against the full checks
+// (web/src/checks/call.ts): on generated calls, good and bad, every call the quick checks accept the full
 // checks accept the same way (the same CheckedNorm, field by field), and the common calls are
 // accepted quickly. Seeded; a failure prints the call.
 import { describe, expect, it } from 'vitest';
-import { checkNormCall } from '../../dist/call.js';
-import { quickCheck } from '../../dist/quick-check.js';
+import { checkNormCall } from '../../dist/checks/call.js';
+import { quickCheck } from '../../dist/checks/quick-check.js';
 import { rng } from '../../web/shared/rng.mjs';
 
 const SEED = 20261219;

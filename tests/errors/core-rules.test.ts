@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../dist/index.js';
-import { DTYPE_CODES } from '../../dist/activations.js';
+import { DTYPE_CODES } from '../../dist/checks/activations.js';
 import { NORMS, normWire } from '../../dist/norms.js';
 import { CASES, type Context, type ErrorCase } from '../kit/catalogue/index.mjs';
 import { GAMMA3, arrays, expectCaseError, expectGood, failure } from './context.js';

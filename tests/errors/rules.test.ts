@@ -1,11 +1,11 @@
 /**
- * web/src/rules.ts words each rule's message once; web/docs/errors.md quotes them. Every rule,
+ * web/src/checks/rules.ts words each rule's message once; web/docs/errors.md quotes them. Every rule,
  * rendered with the arguments of one of its cases, is a message the catalogue quotes (and
  * tests/errors/catalogue.test.ts holds each quoted message to a case that throws it), so a rule's
  * wording cannot change without the catalogue and its cases changing with it.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_OPTION_BECAUSE, RULES, oneOf } from '../../dist/rules.js';
+import { NO_OPTION_BECAUSE, RULES, oneOf } from '../../dist/checks/rules.js';
 import { NORMS } from '../../dist/norms.js';
 import { errorsRows, quotes } from '../kit/catalogue/index.mjs';
 
@@ -49,7 +49,7 @@ const EXAMPLES: { [K in keyof typeof RULES]: [row: string, ...args: Parameters<(
   coreOutOfMemory: [['46b', 'layerNorm']],
 };
 
-describe('web/src/rules.ts and web/docs/errors.md', () => {
+describe('web/src/checks/rules.ts and web/docs/errors.md', () => {
   const rows = new Map(errorsRows().map((r) => [r.id, r]));
 
   it('every rule has an example, and every reason for refusing an option is used by one', () => {

@@ -2,7 +2,8 @@
 // engine compute them: the stages exactly as layerNormStages / rmsNormStages return them for the
 // weights' form, and the row under the three forms, each exactly the runtime's own call.
 import { describe, expect, it } from 'vitest';
-import { explainRow, init, type LayerNormRuntime } from '../../dist/index.js';
+import { init, type LayerNormRuntime } from '../../dist/index.js';
+import { explainRow } from '../../dist/explainer/compute.js';
 
 const d = 96;
 const rows = 3;

@@ -5,7 +5,7 @@
 // reaches the module through the runtime's internal `heap`. Plain ESM so the Vitest suites and the
 // standalone fuzz script (web/scripts/fuzz.mjs) share it.
 import { loadModule } from '../../dist/loader.js';
-import { Runtime } from '../../dist/runtime.js';
+import { Runtime } from '../../dist/core/runtime.js';
 
 /** A runtime with a wasm memory of its own, at its initial size (init() shares one per backend). */
 export async function freshRuntime(backend = 'simd') {

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../web/src/cli/index.js';
 import { readNpy, writeNpy } from '../../web/src/io/index.js';
-import { compareOutputs } from '../../web/src/metrics.js';
+import { compareOutputs } from '../../web/src/numerics/metrics.js';
 import type { LayerNormRuntime } from '../../web/src/types.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { exactLayerNorm, exactRmsNorm } from '../kit/exact.mjs';

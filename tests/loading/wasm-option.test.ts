@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WasmLoadError, init, layerNormReference, type Backend, type InitOptions } from '../../dist/index.js';
 import { checkWasmOption, loadModule } from '../../dist/loader.js';
-import { Runtime } from '../../dist/runtime.js';
+import { Runtime } from '../../dist/core/runtime.js';
 import { rejection } from '../helpers/errors.js';
 
 const wasmDir = join(import.meta.dirname, '..', '..', 'dist', 'wasm');

@@ -1,7 +1,8 @@
 // web/scripts/structure.mjs, which `npm run lint` runs: it fails on an import cycle, on a source
 // file over 600 lines and on a file under web/ that decides by a norm's name instead of its row in
-// web/src/norms.ts, and on an id the page looks up that its markup lacks, naming each, and passes
-// on this repository. The made-up checkouts are git
+// web/src/norms.ts, on an id the page looks up that its markup lacks, on an import across
+// layers that a folder's "May import" line does not allow, and on a function in the page's source
+// over 80 lines, naming each, and passes on this repository. The made-up checkouts are git
 // repositories in a temporary folder, their files new and untracked as a change under review is.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { MAX_LINES, NORM_SPEC, structureProblems, tableKeys } from '../../web/scripts/structure.mjs';
+import {
+  FUNCTION_SCOPE,
+  MAX_FUNCTION_LINES,
+  MAX_LINES,
+  NORM_SPEC,
+  structureProblems,
+  tableKeys,
+} from '../../web/scripts/structure.mjs';
 import { NORM_FORM_NAMES, NORM_KINDS } from '../../web/src/norms.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -92,7 +100,7 @@ describe('structure.mjs', () => {
     });
     expect(run(dir)).toEqual({
       status: 0,
-      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup.\n`,
+      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, every import under web/src in a direction its layer allows, no function in ${FUNCTION_SCOPE} over ${MAX_FUNCTION_LINES} lines.\n`,
       stderr: '',
     });
     expect(structureProblems(root)).toEqual([]);
@@ -101,6 +109,7 @@ describe('structure.mjs', () => {
 
   // A made-up specification with a third row: the check reads the rows, so it knows the new names.
   const spec = [
+    '// May import: nothing.',
     'export const NORMS = {',
     "  layernorm: { name: 'LayerNorm' },",
     "  rmsnorm: { name: 'RMSNorm' },",
@@ -117,19 +126,20 @@ describe('structure.mjs', () => {
       [NORM_SPEC]: spec,
       'web/page/src/a.ts': "export const rms = (k: string) => k === 'rmsnorm';\n",
       'web/src/b.ts':
-        "export type K = 'layernorm' | \"scalenorm\";\nexport const f = (k: K) => ('biasfree' !== k ? 1 : 0);\n",
+        "// May import: nothing.\nexport type K = 'layernorm' | \"scalenorm\";\nexport const f = (k: K) => ('biasfree' !== k ? 1 : 0);\n",
       'web/bench/c.mjs': 'export function label(k) {\n  switch (k) {\n    case `scalenorm`:\n      return 1;\n  }\n}\n',
       // Passing a kind on is not deciding by it; outside web/ (tests) names are free; the exception is listed.
-      'web/src/d.ts': "export const run = (f: (k: string) => void) => f('layernorm');\n",
+      'web/src/d.ts': "// May import: nothing.\nexport const run = (f: (k: string) => void) => f('layernorm');\n",
       'tests/e.ts': "export const rms = (k: string) => k === 'rmsnorm';\n",
       'web/src/io/norm-kind.ts': "export const said = (k: string) => k === 'rmsnorm';\n",
+      'web/src/io/README.md': '# io/\n\nMay import: nothing.\n',
     });
     const take = `take the fact from ${NORM_SPEC} instead`;
     expect(structureProblems(dir)).toEqual([
       `web/bench/c.mjs:3: switches on a norm name (case \`scalenorm\`:); ${take}`,
       `web/page/src/a.ts:1: compares with a norm name (=== 'rmsnorm'); ${take}`,
-      `web/src/b.ts:2: compares with a norm name ('biasfree' !==); ${take}`,
-      `web/src/b.ts:1: writes out a union of norm names ('layernorm' | "scalenorm"); ${take}`,
+      `web/src/b.ts:3: compares with a norm name ('biasfree' !==); ${take}`,
+      `web/src/b.ts:2: writes out a union of norm names ('layernorm' | "scalenorm"); ${take}`,
     ]);
     const r = run(dir);
     expect(r.status).toBe(1);
@@ -147,7 +157,7 @@ describe('structure.mjs', () => {
         "const card = $('weights-card');\nconst msg = $<HTMLParagraphElement>('eps-msg');\nconst made = $('made');\nconst gone = $('eps-mesage');\n",
       'web/page/src/panels/check.ts': 'const lab = $<HTMLElement>("lab");\n',
       // Outside the page's source, $ is something else.
-      'web/src/e.ts': "const x = $('nowhere');\n",
+      'web/src/e.ts': "// May import: nothing.\nconst x = $('nowhere');\n",
     });
     const defines = 'which no page markup defines (web/page/index.html, parts/)';
     expect(structureProblems(dir)).toEqual([
@@ -156,7 +166,54 @@ describe('structure.mjs', () => {
     ]);
     const r = run(dir);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('every id the page looks up is in its markup.');
+    expect(r.stderr).toContain('every id the page looks up is in its markup; ');
+  });
+
+  test(`fails on a function in the page's source over ${MAX_FUNCTION_LINES} lines, nested ones too, and not on one of ${MAX_FUNCTION_LINES}`, () => {
+    const over = MAX_FUNCTION_LINES + 1;
+    const long = `export function long(): void {\n${lines(MAX_FUNCTION_LINES - 1)}}\n`;
+    const dir = checkout('long-functions', {
+      'web/page/src/long.ts': long,
+      'web/page/src/exact.ts': `export const exact = () => {\n${lines(MAX_FUNCTION_LINES - 2)}};\n`,
+      'web/page/src/nested.ts': `export function outer(store: { watch(f: () => void): void }): void {\n  store.watch(() => {\n${lines(MAX_FUNCTION_LINES - 1)}  });\n}\n`,
+      'web/page/src/panels/method.ts': `export class A {\n  draw(): void {\n${lines(MAX_FUNCTION_LINES - 1)}  }\n}\n`,
+      // Outside the page's source, functions may be longer.
+      'web/src/long.ts': `// May import: nothing.\n${long}`,
+    });
+    const split = 'split it into functions with one job each';
+    expect(structureProblems(dir)).toEqual([
+      `web/page/src/long.ts:1: long is ${over} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+      `web/page/src/nested.ts:1: outer is ${over + 2} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+      `web/page/src/nested.ts:2: a function passed to store.watch is ${over} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+      `web/page/src/panels/method.ts:2: draw is ${over} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+    ]);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`and no function in ${FUNCTION_SCOPE} is over ${MAX_FUNCTION_LINES} lines.`);
+  });
+
+  test("fails on an import in a direction its layer's May import line does not allow, and on a layer that says none", () => {
+    const dir = checkout('layers', {
+      'web/src/facts.ts': '/**\n * The facts.\n *\n * May import: nothing.\n */\nexport const n = 1;\n',
+      'web/src/index.ts':
+        "// The entry.\n// May import: core/, facts.ts.\nexport { run } from './core/run.js';\nexport { show } from './view/show.js';\n",
+      'web/src/core/README.md': '# core/\n\nRuns calls.\n\nMay import: facts.ts.\n',
+      'web/src/core/run.ts':
+        "import { n } from '../facts.js';\nimport { helper } from './helper.js';\nimport type { Show } from '../view/show.js';\nexport const run = (s: Show) => n + helper + s;\n",
+      'web/src/core/helper.ts': 'export const helper = 2;\n',
+      'web/src/view/show.ts': "import { n } from '../facts.js';\nexport type Show = number;\nexport const show = n;\n",
+      'web/src/wasm/README.md': '# wasm/\n\nMay import: nothing, nowhere/.\n',
+    });
+    expect(structureProblems(dir)).toEqual([
+      'web/src/view/README.md: missing what view/ may import (a line "May import: a/, b.ts" or "May import: nothing")',
+      'web/src/wasm/README.md: "May import" names nothing, which is not a layer of web/src',
+      'web/src/wasm/README.md: "May import" names nowhere/, which is not a layer of web/src',
+      'web/src/core/run.ts:3: core/ imports view/, which its "May import" line does not allow',
+      'web/src/index.ts:4: index.ts imports view/, which its "May import" line does not allow',
+    ]);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('allows on its "May import" line; ');
   });
 
   test("reads this repository's norms and forms from the specification's rows", () => {

@@ -53,6 +53,7 @@ export default defineConfig({
       { find: /^layernorm-wasm$/, replacement: pkgEntry },
       { find: /^layernorm-wasm\/io$/, replacement: resolve(repo, 'dist/io/index.js') },
       { find: /^layernorm-wasm\/explainer$/, replacement: resolve(repo, 'dist/explainer/index.js') },
+      { find: /^layernorm-wasm\/explainer\/compute$/, replacement: resolve(repo, 'dist/explainer/compute.js') },
     ],
   },
   // Keep the package out of dependency pre-bundling so `new URL('./wasm/…', import.meta.url)`

@@ -2,6 +2,8 @@
  * Error types thrown by layernorm-wasm. Wrong types are TypeErrors, wrong sizes and values are
  * RangeErrors (both built-in, so `instanceof` works across bundles); conditions with no built-in
  * counterpart get a named subclass. Every message says what was expected and what came.
+ *
+ * May import: checks/.
  */
 
 /** Thrown when a LayerNorm or WasmTensor is used after dispose(). */
@@ -42,4 +44,4 @@ export class WasmLoadError extends Error {
   }
 }
 
-export { describe } from './describe.js';
+export { describe } from './checks/describe.js';

@@ -7,13 +7,15 @@
  *
  * The SIMD build is imported statically (it is what almost every engine runs), the scalar one only
  * where it is needed.
+ *
+ * May import: checks/, index.ts, loader.ts, loading/, types.ts, wasm/.
  */
 import { init as initFromSources } from './index.js';
 import { resolveBackend } from './loader.js';
 import type { Backend, InitOptions, LayerNormRuntime } from './types.js';
-import { oneOf, RULES } from './rules.js';
-import { checkOptions } from './validate.js';
-import { decodeBase64 } from './wasm-source.js';
+import { oneOf, RULES } from './checks/rules.js';
+import { checkOptions } from './checks/validate.js';
+import { decodeBase64 } from './loading/wasm-source.js';
 import simdBase64 from './wasm/layernorm-simd.embedded.js';
 
 // Everything 'layernorm-wasm' exports; the init() below takes the place of its init.

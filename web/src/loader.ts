@@ -9,10 +9,12 @@
  *    to the asset they emit and Node reads from disk.
  * 3. When 2 does not answer with the file (esbuild and Rollup keep the URL but do not copy the
  *    file; a page opened from file://), the copy embedded in the package's JS as base64.
+ *
+ * May import: checks/, errors.ts, loading/, types.ts, wasm/.
  */
 import { UnsupportedError, WasmLoadError } from './errors.js';
-import { oneOf, RULES } from './rules.js';
-import { simdSupported } from './simd-support.js';
+import { oneOf, RULES } from './checks/rules.js';
+import { simdSupported } from './loading/simd-support.js';
 import type { Backend, InitOptions, WasmSource } from './types.js';
 import {
   NoWasmBytesError,
@@ -20,11 +22,11 @@ import {
   checkMagic,
   compileBytes,
   decodeBase64,
-  errorText,
+  errorDetail,
   readResponse,
   readUrl,
   type Origin,
-} from './wasm-source.js';
+} from './loading/wasm-source.js';
 import type { LayerNormModule, ModuleFactory } from './wasm/module.js';
 
 const FILE_NAMES: Record<Backend, string> = { simd: 'layernorm-simd.wasm', scalar: 'layernorm-scalar.wasm' };
@@ -175,7 +177,7 @@ async function compileDefault(backend: Backend): Promise<{ module: WebAssembly.M
       };
     } catch (second) {
       throw new WasmLoadError(
-        `could not load the ${backend} build: ${first.message.replace(/^init: /, '')}; and its embedded copy failed too: ${errorText(second)}`,
+        `could not load the ${backend} build: ${first.message.replace(/^init: /, '')}; and its embedded copy failed too: ${errorDetail(second)}`,
         { source: url.href, status: first.status, contentType: first.contentType, cause: second },
       );
     }
@@ -213,7 +215,7 @@ function instantiate(
     const misfit = (cause: unknown) =>
       reject(
         new WasmLoadError(
-          `${origin.source} does not fit this version's ${backend} build of layernorm-wasm (${errorText(cause)}); is it from another version?`,
+          `${origin.source} does not fit this version's ${backend} build of layernorm-wasm (${errorDetail(cause)}); is it from another version?`,
           { ...origin, cause },
         ),
       );

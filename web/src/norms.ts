@@ -11,6 +11,8 @@
  * A checkpoint family's gain convention (Gemma stores w and multiplies by 1 + w) is not a property
  * of the norm but of the family that wrote the file: it lives with the families the loader knows
  * (io/architectures.ts), which name a kind from this table.
+ *
+ * May import: nothing.
  */
 
 /**

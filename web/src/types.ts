@@ -1,4 +1,8 @@
-/** Public types of layernorm-wasm. Everything here is re-exported from the package root. */
+/**
+ * Public types of layernorm-wasm. Everything here is re-exported from the package root.
+ *
+ * May import: norms.ts.
+ */
 import type { MomentKey, NORMS, NormKind } from './norms.js';
 
 export type { FormOf, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
@@ -272,10 +276,10 @@ export interface LayerNorm {
 }
 
 /**
- * Each norm's methods, under the names its row gives (norms.ts `api`): the call (e.g. `layerNorm`),
- * one row's stages (`layerNormStages`) and a resident norm (`createLayerNorm`).
+ * Each norm's methods, under the names its row gives (norms.ts `api`): the call (e.g. `layerNorm`)
+ * and one row's stages (`layerNormStages`); NormMethods adds a resident norm (`createLayerNorm`).
  */
-export type NormMethods = {
+export type NormCallMethods = {
   [K in NormKind as NormSpecOf<K>['api']['call']]: <A extends ActivationArray = Float32Array>(
     x: A,
     d: number,
@@ -288,15 +292,24 @@ export type NormMethods = {
     row: number,
     options?: NormStagesOptions<K>,
   ) => NormStages<K>;
-} & {
+};
+
+export type NormMethods = NormCallMethods & {
   /** A norm whose γ (and β) stay in wasm memory. */
   [K in NormKind as NormSpecOf<K>['api']['create']]: (d: number, options?: NormOptions<K>) => LayerNorm;
 };
 
-export interface LayerNormRuntime extends NormMethods {
+/**
+ * What a caller that only normalizes rows and reads their stages needs of a runtime (the explainer
+ * element): every LayerNormRuntime is one.
+ */
+export interface NormCallRuntime extends NormCallMethods {
   readonly backend: Backend;
   /** Name of the kernel that actually runs, e.g. "f32_layernorm_ukernel__wasmsimd_u8". */
   readonly kernel: string;
+}
+
+export interface LayerNormRuntime extends NormCallRuntime, NormMethods {
   /** ONNX LayerNormalization (opset 17): normalizes over the dimensions of `shape` from `axis` on. */
   layerNormalization<A extends ActivationArray = Float32Array>(
     x: A,

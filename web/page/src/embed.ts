@@ -5,7 +5,8 @@
  * own activations through the postMessage API (embed-messages.ts).
  */
 import 'layernorm-wasm/explainer';
-import { NORM_FORMS, type ExplainerWeights } from 'layernorm-wasm';
+import { NORM_FORMS } from 'layernorm-wasm';
+import type { ExplainerWeights } from 'layernorm-wasm/explainer';
 import { GPT2_SAFETENSORS_URL, loadNormWeights } from 'layernorm-wasm/io';
 import { PREFIX, readSet } from './embed-messages';
 import { gpt2LikeActivations, syntheticWeights } from './engine/sample';
@@ -22,15 +23,7 @@ export function startEmbed(params: URLSearchParams): void {
   document.body.classList.add(theme);
   document.documentElement.classList.add('embed', theme);
 
-  const explainer = document.createElement('layernorm-explainer');
-  explainer.id = 'explainer';
-  explainer.setAttribute('theme', theme);
-  explainer.row = state.row;
-  explainer.view = state.view;
-  // The window starts where the link says; otherwise at the token's strongest feature.
-  if (params.has('f')) explainer.start = state.windowStart;
-  explainer.zoom = state.zoom;
-  explainer.scale = state.scale;
+  const explainer = createExplainer(state, theme, params.has('f'));
   const status = el('p', '', 'embed-status');
   status.setAttribute('role', 'status');
   const full = el('a', 'Open the full page ↗');
@@ -98,11 +91,25 @@ export function startEmbed(params: URLSearchParams): void {
   post('ready');
 }
 
+/** The element as the link shows it: its row, features and scale, in the embedding page's theme. */
+function createExplainer(state: PageState, theme: string, linkedWindow: boolean) {
+  const explainer = document.createElement('layernorm-explainer');
+  explainer.id = 'explainer';
+  explainer.setAttribute('theme', theme);
+  explainer.row = state.row;
+  explainer.view = state.view;
+  // The window starts where the link says; otherwise at the token's strongest feature.
+  if (linkedWindow) explainer.start = state.windowStart;
+  explainer.zoom = state.zoom;
+  explainer.scale = state.scale;
+  return explainer;
+}
+
 /** The weights the link names (a local file cannot be linked: GPT-2 from the Hub instead). */
 async function loadWeights(state: PageState, status: HTMLElement): Promise<ExplainerWeights> {
   const source = state.weightsSource;
   const typedEps = state.epsOrigin === 'typed' && state.eps !== null ? state.eps : null;
-  const bias = NORM_FORMS[state.variant].bias;
+  const bias = NORM_FORMS[state.form].bias;
   const synthetic = (seed: number): ExplainerWeights => {
     const { gamma, beta } = syntheticWeights(768, seed);
     return { gamma, beta: bias ? beta : null, eps: typedEps ?? 1e-5 };

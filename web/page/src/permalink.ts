@@ -1,5 +1,5 @@
 /**
- * The page's state in its URL: weights source, variant, ε, the generated sample, the row, the
+ * The page's state in its URL: weights source, norm form, ε, the generated sample, the row, the
  * features shown and the scale. Only values that differ from the defaults are written, and a value
  * that does not parse is ignored (the default stays), so any link opens a working page.
  */
@@ -9,17 +9,7 @@ import { initialState, parseEps, type PageState, type PageStore, type Scale, typ
 
 type Linked = Pick<
   PageState,
-  | 'weightsSource'
-  | 'variant'
-  | 'epsText'
-  | 'eps'
-  | 'epsOrigin'
-  | 'gen'
-  | 'row'
-  | 'view'
-  | 'windowStart'
-  | 'zoom'
-  | 'scale'
+  'weightsSource' | 'form' | 'epsText' | 'eps' | 'epsOrigin' | 'gen' | 'row' | 'view' | 'windowStart' | 'zoom' | 'scale'
 >;
 
 /** The presets (LayerNorm's forms) a link can name, by their permalink codes (norms.ts). */
@@ -43,7 +33,7 @@ export function decodePermalink(params: URLSearchParams): Partial<Linked> {
     out.weightsSource = { kind: 'synthetic', seed: whole(params.get('ws'), 0, 2 ** 31 - 1) ?? 1 };
   else if (w && /^https?:\/\//i.test(w)) out.weightsSource = { kind: 'url', url: w };
   const v = PRESETS.find(([code]) => code === params.get('v'));
-  if (v) out.variant = v[1];
+  if (v) out.form = v[1];
   const eps = params.get('eps');
   if (eps !== null && parseEps(eps) !== null) {
     out.epsText = eps;
@@ -82,7 +72,7 @@ function sourceParams(s: WeightsSource, p: URLSearchParams): void {
 export function encodePermalink(s: Readonly<Linked>, { embed = false } = {}): URLSearchParams {
   const p = new URLSearchParams();
   if (s.weightsSource.kind !== 'file') sourceParams(s.weightsSource, p);
-  if (s.variant !== defaults.variant) p.set('v', NORM_FORMS[s.variant].url);
+  if (s.form !== defaults.form) p.set('v', NORM_FORMS[s.form].url);
   // A checkpoint's own ε comes back with the checkpoint; only a chosen one is written.
   if (s.eps !== null && s.epsOrigin === 'typed' && s.eps !== defaults.eps) p.set('eps', s.epsText.trim());
   if (s.gen.B !== defaults.gen.B) p.set('b', String(s.gen.B));
@@ -109,7 +99,7 @@ export function permalink(s: Readonly<Linked>, options?: { embed?: boolean }): s
 /** Keeps the address bar in step with the state (replaceState: no history entry per keystroke). */
 export function syncAddressBar(store: PageStore): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  store.watch(['weightsSource', 'variant', 'eps', 'gen', 'row', 'view', 'windowStart', 'zoom', 'scale'], (s) => {
+  store.watch(['weightsSource', 'form', 'eps', 'gen', 'row', 'view', 'windowStart', 'zoom', 'scale'], (s) => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       const url = permalink(s);

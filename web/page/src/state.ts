@@ -13,9 +13,9 @@ import type {
   ScalarResult,
   TimingResult,
   Tolerance,
-  Variant,
 } from './engine/protocol';
-import { DEFAULT_FORM, NORM_FORMS, normFormOf } from 'layernorm-wasm';
+import { DEFAULT_FORM, type NormForm } from 'layernorm-wasm';
+import { formToRun } from './engine/form';
 import { Store } from './store';
 
 export type WeightsSource =
@@ -105,7 +105,7 @@ export interface PageState {
   weightsLoad: WeightsLoad | null;
   weights: Weights | null;
   /** The LayerNorm preset (with or without β); RMSNorm weights run as RMSNorm whatever it is. */
-  variant: Preset;
+  form: Preset;
   epsText: string;
   /** ε parsed from epsText; null while the text is not a finite number ≥ 0. */
   eps: number | null;
@@ -167,7 +167,7 @@ export function initialState(): PageState {
     weightsSource: { kind: 'hf' },
     weightsLoad: null,
     weights: null,
-    variant: DEFAULT_FORM,
+    form: DEFAULT_FORM,
     epsText: '1e-5',
     eps: 1e-5,
     epsOrigin: 'default',
@@ -211,25 +211,16 @@ export function parseEps(text: string): number | null {
   return Number.isFinite(v) && v >= 0 ? v : null;
 }
 
-/**
- * The form that actually runs: the checkpoint's norm, with β when it has one and the preset keeps
- * it (an RMSNorm has none; a LayerNorm without β runs bias-free).
- */
-export function effectiveVariant(s: Pick<PageState, 'variant' | 'weights'>): Variant {
-  const w = s.weights;
-  return w ? normFormOf(w.norm, w.beta !== null && NORM_FORMS[s.variant].bias) : s.variant;
-}
-
 /** Whether a result (or stage, or check) was made from exactly what the page holds now. */
 export function isCurrent(
-  s: Pick<PageState, 'activations' | 'weights' | 'eps' | 'variant'>,
-  r: { actId: number; weightsId: number; params: { eps: number; variant: Variant } } | null,
+  s: Pick<PageState, 'activations' | 'weights' | 'eps' | 'form'>,
+  r: { actId: number; weightsId: number; params: { eps: number; form: NormForm } } | null,
 ): boolean {
   if (!r || !s.activations || !s.weights) return false;
   return (
     r.actId === s.activations.id &&
     r.weightsId === s.weights.id &&
     r.params.eps === s.eps &&
-    r.params.variant === effectiveVariant(s)
+    r.params.form === formToRun(s.weights, s.form)
   );
 }

@@ -1,8 +1,9 @@
 /**
  * The numbers the explainer shows for one row: its stages under the form its weights run in, and
  * the same row under every form (same γ), each computed by the package's runtime through the
- * methods the forms' rows name. The package's main entry exports it too, for hosts that compute
- * them elsewhere (a worker holding the data) and hand them to the element through its `engine`.
+ * methods the forms' rows name. It is `layernorm-wasm/explainer/compute` too, for hosts that
+ * compute them elsewhere (a worker holding the data, where no element can be defined) and hand them
+ * to the element through its `engine`.
  */
 import {
   DEFAULT_FORM,
@@ -17,13 +18,13 @@ import {
   type NormFacts,
   type NormForm,
 } from '../norms.js';
-import type { LayerNormRuntime } from '../types.js';
+import type { NormCallRuntime } from '../types.js';
 import type { ExplainerStages, ExplainerVariants, ExplainerWeights, Explanation } from './types.js';
 
 type Stages = (x: Float32Array, d: number, row: number, options: object) => ExplainerStages;
 type Call = (x: Float32Array, d: number, options: object) => Float32Array;
 /** The runtime's method of that name (installed from the norms' rows, runtime.ts). */
-const method = <F>(rt: LayerNormRuntime, name: string): F =>
+const method = <F>(rt: NormCallRuntime, name: string): F =>
   (rt as unknown as Record<string, (...args: never[]) => unknown>)[name]!.bind(rt) as F;
 
 /** The norm with these facts (the row's statistics are those of the norms over d). */
@@ -44,7 +45,7 @@ export const widthOf = (shape: readonly number[]): number => shape[shape.length 
  * unless given, else 1e-5.
  */
 export function explainRow(
-  rt: LayerNormRuntime,
+  rt: NormCallRuntime,
   x: Float32Array,
   d: number,
   row: number,

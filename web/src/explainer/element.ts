@@ -6,10 +6,10 @@
  * viewchange), and render / error for the host. Nothing is computed, fetched or loaded until the
  * element comes near the viewport.
  *
- * One class (about 600 lines): the properties, the attributes and the update cycle share its state;
+ * One class: the properties, the attributes and the update cycle share its state;
  * what it draws is in view.ts and the views beside it.
  */
-import { RULES, oneOf } from '../rules.js';
+import { RULES, oneOf } from '../checks/rules.js';
 import { OBSERVED, readAttribute, SCALES, takeUpEarlyProperties, THEMES, VIEWS } from './attributes.js';
 import { explainRow, formOf, strongestWindow, widthOf } from './compute.js';
 import { defaultRuntime, loadWeights, markup } from './sources.js';

@@ -5,8 +5,8 @@
  * shows the message and fires `error`.
  */
 import { DEFAULT_NORM, isNormKind, NORM_KINDS, NORMS } from '../norms.js';
-import { NO_OPTION_BECAUSE, RULES, oneOf } from '../rules.js';
-import { checkEps, numberError } from '../validate.js';
+import { NO_OPTION_BECAUSE, RULES, oneOf } from '../checks/rules.js';
+import { checkEps, numberError } from '../checks/validate.js';
 import type { ExplainerActivations, ExplainerEngine, ExplainerWeights } from './types.js';
 
 const WHERE = '<layernorm-explainer>';

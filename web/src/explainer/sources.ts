@@ -4,14 +4,17 @@
  * when first needed, so an element that is never shown (or is given an engine of the host's)
  * loads none of them.
  */
-import type { LayerNormRuntime } from '../types.js';
+import type { NormCallRuntime } from '../types.js';
 import type { ExplainerWeights } from './types.js';
 
-let runtime: Promise<LayerNormRuntime> | null = null;
+let runtime: Promise<NormCallRuntime> | null = null;
 
-/** The package's runtime (init() with its defaults), loaded once for every element on the page. */
-export function defaultRuntime(): Promise<LayerNormRuntime> {
-  runtime ??= import('../index.js').then((m) => m.init());
+/**
+ * The package's runtime with init()'s defaults (its calls and stages: all the element uses), loaded
+ * once for every element on the page.
+ */
+export function defaultRuntime(): Promise<NormCallRuntime> {
+  runtime ??= import('../core/norm-init.js').then((m) => m.normRuntime());
   runtime.catch(() => (runtime = null));
   return runtime;
 }

@@ -1,14 +1,14 @@
 /**
  * Argument and option checks of the I/O functions, by the rule of the numeric API
- * (web/src/validate.ts): a value of the wrong type is a TypeError, a value of the right type but
+ * (web/src/checks/validate.ts): a value of the wrong type is a TypeError, a value of the right type but
  * out of bounds a RangeError, and a string outside a fixed set of names (a dtype, a format) a
  * TypeError, as for Web API enumerations. Every message reads `fn: name must be X, got Y`.
  * The functions check at their entry, so a bad option fails before anything is read, not as an
  * engine error ("onProgress is not a function") halfway through a download.
  */
 
-import { RULES, oneOf } from '../rules.js';
-import { checkOptions, isDetached, numberError } from '../validate.js';
+import { RULES, oneOf } from '../checks/rules.js';
+import { checkOptions, isDetached, numberError } from '../checks/validate.js';
 import type { ByteSourceInput, ByteSourceOptions } from './source-types.js';
 
 export function isBlob(value: unknown): value is Blob {

@@ -4,7 +4,7 @@
  * and never for a whole file.
  */
 
-import { numberError } from '../validate.js';
+import { numberError } from '../checks/validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, isBlob } from './arguments.js';
 import { FetchError } from './errors.js';
 import { fetchFunction, type FetchFunction } from './fetch.js';

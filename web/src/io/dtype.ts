@@ -4,8 +4,8 @@
  * subnormals and even NaN payloads bit-exact, which going through a JS number would not.
  */
 
-import { float16BitsToFloat32Bits } from '../half.js';
-import { numberError } from '../validate.js';
+import { float16BitsToFloat32Bits } from '../numerics/half.js';
+import { numberError } from '../checks/validate.js';
 
 /** 16 bits as a number: an integer in [0, 65535] (a bit pattern, not a value to round). */
 function checkBits(fn: string, bits: unknown): void {

@@ -3,7 +3,7 @@
  * read (the rule and message shape of ./arguments.ts).
  */
 
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 import {
   BYTE_SOURCE,
   checkByteSourceInput,

@@ -4,13 +4,13 @@
  */
 
 import { isNpy, NPY_MAGIC as MAGIC } from './magic.js';
-import { checkFloat32Array, numberError } from '../validate.js';
+import { checkFloat32Array, numberError } from '../checks/validate.js';
 import { checkByteSourceInput, checkByteSourceOptions, checkLive, checkName, checkString } from './arguments.js';
 import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from './byte-source.js';
 import { decodeFloat16, decodeFloat32, decodeFloat64, encodeFloat32 } from './dtype.js';
 import { brief } from './brief.js';
 import { FormatError } from './errors.js';
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 
 export type NpyDtype = 'float32' | 'float64' | 'float16';
 

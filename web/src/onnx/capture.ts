@@ -6,7 +6,7 @@
  */
 import { DisposedError } from '../errors.js';
 import { FormatError } from '../io/errors.js';
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 import { checkModel, exposeSelected } from './expose.js';
 import { feedsFor } from './feeds.js';
 import { PROBLEMS } from './problems.js';

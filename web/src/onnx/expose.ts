@@ -5,7 +5,7 @@
  * graph's bytes; everything else is copied as byte ranges, initializers included, never decoded.
  * A fused Skip operator that does not write its sum (the values it normalizes) gets that output.
  */
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 import { internalsOf, type ModelInternals } from './reader.js';
 import { SKIP_SUM_OUTPUT, addsSkip } from './match.js';
 import type { ModelRef, NodeRef } from './model.js';

@@ -4,7 +4,7 @@
  * run: bytes that are not a model or are cut short, external data, norms inside subgraphs, and
  * weights of a type it does not read (problems.ts).
  */
-import { looksLikeHtml, preview } from '../bytes-preview.js';
+import { looksLikeHtml, preview } from '../loading/bytes-preview.js';
 import { checkByteSourceInput, checkByteSourceOptions } from '../io/arguments.js';
 import { byteSourceFor, type ByteSource, type ByteSourceInput, type ByteSourceOptions } from '../io/byte-source.js';
 import { FetchError, FormatError } from '../io/errors.js';

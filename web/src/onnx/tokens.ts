@@ -4,8 +4,8 @@
  * embedding), where the model has those tables. A wrong id would otherwise be the runtime's
  * out-of-range Gather, or silently another token.
  */
-import { describe } from '../describe.js';
-import { RULES } from '../rules.js';
+import { describe } from '../checks/describe.js';
+import { RULES } from '../checks/rules.js';
 import type { OnnxModel } from './types.js';
 
 export function checkTokens(fn: string, tokens: unknown, model: OnnxModel): number[] {

@@ -2,13 +2,15 @@
 export interface LayerNormModule {
   HEAPU8: Uint8Array;
   HEAPU16: Uint16Array;
+  HEAP32: Int32Array;
+  HEAPU32: Uint32Array;
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   /**
-   * The float32 LayerNorm (a plain wasm export, as is _lnw_normalize), with its per-row mean and
-   * rstd when asked for; addresses 0 for null.
+   * The float32 LayerNorm in plain arguments (a plain wasm export, not Embind), with its per-row
+   * mean and rstd when asked for; addresses 0 for null.
    */
   _lnw_layernorm(
     x: number,
@@ -21,32 +23,14 @@ export interface LayerNormModule {
     mean: number,
     rstd: number,
   ): number;
-  /** Any call, each NormCall field an argument (norm and dtype by their wire codes). */
-  _lnw_normalize(
-    norm: number,
-    dtype: number,
-    rows: number,
-    d: number,
-    x: number,
-    y: number,
-    gamma: number,
-    beta: number,
-    residual: number,
-    bias: number,
-    sumOut: number,
-    mean: number,
-    rstd: number,
-    scratch: number,
-    eps: number,
-  ): number;
+  /** Any normalizing call, the wire struct at `wire` (web/src/core/wire-call.ts). */
+  _normalize(wire: number): number;
   /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
   _statistics(wire: number, stats: number): number;
   /** One row's stats and six stage vectors of d floats (input, sum, centered, normalized, scaled, output). */
   _stages(wire: number, stats: number, stages: number): number;
   _kernelName(): string;
   _heapInUse(): number;
-  /** WireCall's layout as compiled: "WireCall <sizeof>", then "name offset bytes type" per field. */
-  _wireLayout(): string;
 }
 
 export interface ModuleOptions {

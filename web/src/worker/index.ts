@@ -6,16 +6,17 @@
  *   const w = await initWorker();
  *   const y = await w.layerNorm(x, 768, { gamma, beta });   // x moves to the worker and back as y
  */
+import { errorText } from '../checks/error-text.js';
 import { DisposedError, UnsupportedError, describe } from '../errors.js';
 import { NORMS } from '../norms.js';
-import { checkOptions } from '../validate.js';
+import { checkOptions } from '../checks/validate.js';
 import { connect, nodeThreads, type Channel, type NodeWorkerLike, type WebWorkerLike } from './endpoint.js';
 import { WorkerError } from './errors.js';
 import { LAYER_NORM_METHODS, RUNTIME_METHODS, type MethodSpec, type ResidentShape } from './methods.js';
 import { isShared, place, workerOptions, type Placement } from './placement.js';
 import type { LayerNormWorker, WorkerInitOptions } from './types.js';
 import { decodeError, encodeValue, type CallMessage, type FromWorker } from './wire.js';
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 
 export type * from './types.js';
 export { WorkerError } from './errors.js';
@@ -369,10 +370,6 @@ class WorkerRuntime {
       this.#settle(id)?.reject(new WorkerError(`${call.fn}: the worker stopped before this call finished: ${reason}`));
     }
   }
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** The runtime's methods, each a call into the worker. */

@@ -5,9 +5,9 @@
  * Options pass through untouched, so a new option of an existing method needs nothing, unless it
  * is an array with a role below (read-only per feature, or one entry per row).
  */
-import { checkNormCall, type NormKind } from '../call.js';
+import { checkNormCall, type NormKind } from '../checks/call.js';
 import { NORM_KINDS, NORMS } from '../norms.js';
-import { checkForward } from '../resident.js';
+import { checkForward } from '../core/resident.js';
 import type { DType } from '../types.js';
 
 /** What the caller's thread knows of a resident object in the worker. */

@@ -4,7 +4,7 @@
  */
 import { FEATURE_OPTIONS, ROW_OPTIONS, WORKER_OPTIONS, type MethodSpec } from './methods.js';
 import { encodeValue } from './wire.js';
-import { RULES } from '../rules.js';
+import { RULES } from '../checks/rules.js';
 
 export const isShared = (a: ArrayBufferView): boolean =>
   typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;

@@ -3,10 +3,10 @@
  * it is sent, one at a time and in order. A large row-wise call runs in slices of rows, with
  * progress messages and (when the caller can cancel) a look for an abort message between them.
  */
-import { init } from '../index.js';
+import { init } from '../core/init.js';
 import type { LayerNormRuntime } from '../types.js';
-import { isFloat16Array } from '../activations.js';
-import { partiallyOverlaps, sharesMemory } from '../validate.js';
+import { isFloat16Array } from '../checks/activations.js';
+import { partiallyOverlaps, sharesMemory } from '../checks/validate.js';
 import { workerPort, type WorkerPort } from './endpoint.js';
 import {
   FEATURE_OPTIONS,

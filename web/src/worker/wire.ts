@@ -10,7 +10,7 @@
  */
 import { DisposedError, UnsupportedError, WasmLoadError } from '../errors.js';
 import { FetchError, FormatError } from '../io/errors.js';
-import { isDetached } from '../validate.js';
+import { isDetached } from '../checks/validate.js';
 
 // ---- messages
 

@@ -2,7 +2,9 @@
  * Normalizing the activations: every row, in slices, with the statistics of the sampled rows and
  * the check against the correctly rounded reference accumulated on the way.
  */
-import { explainRow, NORM_FORMS, NORMS, type Explanation, type LayerNormRuntime } from 'layernorm-wasm';
+import { NORM_FORMS, NORMS, type LayerNormRuntime } from 'layernorm-wasm';
+import type { Explanation } from 'layernorm-wasm/explainer';
+import { explainRow } from 'layernorm-wasm/explainer/compute';
 import { accumulateReference, emptyReferenceCheck, finiteClass } from './checks';
 import { normalize, normFor, paramsOf, reference as referenceOf, type Norm, type Weights } from './norm';
 import type { ComputeResult, LayerParams, Progress, StagesRequest } from './protocol';
@@ -122,7 +124,7 @@ export async function compute(
  * row by row.
  */
 function sampleStats(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number): ComputeResult['stats'] {
-  const norm = NORM_FORMS[n.variant].norm;
+  const norm = NORM_FORMS[n.form].norm;
   if (NORMS[norm].centred) {
     const s = rt.layerNormStats(x, d, { eps: n.eps });
     return { norm, mean: s.mean, moment: s.variance, rstd: s.rstd };

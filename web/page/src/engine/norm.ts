@@ -6,13 +6,14 @@
  */
 import {
   NORM_FORMS,
-  normFormOf,
   normOfForm,
   normReference,
   type LayerNorm,
   type LayerNormRuntime,
+  type NormForm,
 } from 'layernorm-wasm';
-import type { LayerParams, NormKind, Variant } from './protocol';
+import { formToRun } from './form';
+import type { LayerParams, NormKind } from './protocol';
 
 export interface Weights {
   id: number;
@@ -23,7 +24,7 @@ export interface Weights {
 }
 
 export interface Norm {
-  variant: Variant;
+  form: NormForm;
   gamma: Float32Array;
   /** null for RMSNorm and for LayerNorm without β. */
   beta: Float32Array | null;
@@ -35,12 +36,12 @@ export interface Norm {
  * the LayerNorm preset says; LayerNorm weights without β run bias-free.
  */
 export function normFor(w: Weights, p: LayerParams): Norm {
-  const variant = normFormOf(w.norm, w.beta !== null && NORM_FORMS[p.variant].bias);
-  return { variant, gamma: w.gamma, beta: NORM_FORMS[variant].bias ? w.beta : null, eps: p.eps };
+  const form = formToRun(w, p.form);
+  return { form, gamma: w.gamma, beta: NORM_FORMS[form].bias ? w.beta : null, eps: p.eps };
 }
 
 /** The settings a result was made with (what ran, not what was asked). */
-export const paramsOf = (n: Norm): LayerParams => ({ eps: n.eps, variant: n.variant });
+export const paramsOf = (n: Norm): LayerParams => ({ eps: n.eps, form: n.form });
 
 /** γ, β (null for a norm without one, or a form that leaves it out) and ε, as every call takes them. */
 type NormOptions = { gamma: Float32Array; beta: Float32Array | null; eps: number; out?: Float32Array };
@@ -48,17 +49,17 @@ const options = (n: Norm, out?: Float32Array): NormOptions => ({ gamma: n.gamma,
 
 /** The module's output for rows x (into `out` when given). */
 export function normalize(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number, out?: Float32Array): Float32Array {
-  const call = rt[normOfForm(n.variant).api.call] as (x: Float32Array, d: number, o: NormOptions) => Float32Array;
+  const call = rt[normOfForm(n.form).api.call] as (x: Float32Array, d: number, o: NormOptions) => Float32Array;
   return call.call(rt, x, d, options(n, out));
 }
 
 /** The package's reference for rows x: each output the float32 nearest the exact answer. */
 export function reference(n: Norm, x: Float32Array, d: number): Float32Array {
-  return normReference(NORM_FORMS[n.variant].norm, x, d, options(n));
+  return normReference(NORM_FORMS[n.form].norm, x, d, options(n));
 }
 
 /** A resident layer (γ, β kept in wasm memory) for repeated calls; dispose it. */
 export function createNorm(rt: LayerNormRuntime, d: number, n: Norm): LayerNorm {
-  const create = rt[normOfForm(n.variant).api.create] as (d: number, o: NormOptions) => LayerNorm;
+  const create = rt[normOfForm(n.form).api.create] as (d: number, o: NormOptions) => LayerNorm;
   return create.call(rt, d, options(n));
 }

@@ -3,18 +3,14 @@
  * (generating, parsing, normalizing, checking, timing) runs in the worker, so the page's main
  * thread only draws; these types are the whole contract between the two.
  */
-import type { DEFAULT_NORM, Explanation, ExplainerWeights, FormOf, NormForm, NormKind } from 'layernorm-wasm';
+import type { DEFAULT_NORM, FormOf, NormForm, NormKind } from 'layernorm-wasm';
+import type { Explanation, ExplainerWeights } from 'layernorm-wasm/explainer';
 
 /** Files above this are refused. */
 export const MAX_FILE_BYTES = 1_000_000_000;
 /** .npy files above this are read in slices instead of whole (and get the progress card). */
 export const STREAM_BYTES = 16 << 20;
 
-/**
- * The norm a result was made with: GPT-2's ln_f (γ and β), the bias-free variant (γ only, as
- * LDLM's final norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one.
- */
-export type Variant = NormForm;
 /**
  * What the visitor picks (β or not) for a checkpoint of the default norm, LayerNorm; a checkpoint
  * of another norm runs in that norm's form.
@@ -58,7 +54,12 @@ export interface WeightsInfo {
 
 export interface LayerParams {
   eps: number;
-  variant: Variant;
+  /**
+   * The norm's form: GPT-2's ln_f (γ and β), the bias-free LayerNorm (γ only, as LDLM's final
+   * norm), or RMSNorm (γ only, no centring), which runs when the checkpoint holds one. Asked: the
+   * form picked; in a result: the form that ran (engine/form.ts).
+   */
+  form: NormForm;
 }
 
 export type ActivationSource =

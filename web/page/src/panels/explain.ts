@@ -6,11 +6,13 @@
  * explains, the share buttons, and a notice while ε is not a number.
  */
 import 'layernorm-wasm/explainer';
-import { DEFAULT_NORM, NORM_FORMS, type ExplainerWeights } from 'layernorm-wasm';
+import { DEFAULT_NORM, NORM_FORMS } from 'layernorm-wasm';
+import type { ExplainerWeights } from 'layernorm-wasm/explainer';
 import type { Call, EngineClient } from '../engine/client';
 import type { StagesResult } from '../engine/protocol';
 import { permalink } from '../permalink';
-import { effectiveVariant, type PageState, type PageStore } from '../state';
+import { formToRun } from '../engine/form';
+import type { PageState, PageStore } from '../state';
 import { $, copyText, el, setMsg } from '../ui/dom';
 import { fmtEps } from '../ui/numbers';
 import { describeRow } from '../ui/rows';
@@ -44,14 +46,14 @@ export function mountExplain(store: PageStore, engine: EngineClient): void {
   });
 
   // The weights as they run: β only in a form that has it; ε the page's (the last valid one).
-  store.watch(['weights', 'variant', 'eps'], (s) => {
+  store.watch(['weights', 'form', 'eps'], (s) => {
     const w = s.weights;
     if (!w) {
       explainer.weights = null;
       return;
     }
     if (s.eps === null) return;
-    const form = effectiveVariant(s);
+    const form = formToRun(s.weights, s.form);
     const weights: ExplainerWeights = {
       gamma: w.gamma,
       beta: NORM_FORMS[form].bias ? w.beta : null,

@@ -1,17 +1,18 @@
 /** The speed card: which build and kernel run, the time of one call on the current input, a benchmark. */
 import { NORM_FORMS, NORMS } from 'layernorm-wasm';
-import { effectiveVariant, type PageStore } from '../state';
+import { formToRun } from '../engine/form';
+import type { PageStore } from '../state';
 import { $, el } from '../ui/dom';
 import { fmtBytes, fmtShape, fmtTime } from '../ui/format';
 
 export function mountSpeed(store: PageStore): void {
   $('bench-btn').addEventListener('click', () => store.dispatch({ type: 'speed/bench' }));
 
-  store.watch(['engine', 'timing', 'weights', 'variant'], (s) => {
+  store.watch(['engine', 'timing', 'weights', 'form'], (s) => {
     const facts = $('speed-facts');
     facts.replaceChildren();
     // One kernel set holds every norm's row kernels (its name is the LayerNorm one): say which runs.
-    const norm = NORMS[NORM_FORMS[effectiveVariant(s)].norm].name;
+    const norm = NORMS[NORM_FORMS[formToRun(s.weights, s.form)].norm].name;
     const rows: [string, string][] = [
       ['Backend', s.engine.backend || '—'],
       ['Kernel', s.engine.kernel ? `${norm} rows of the kernel set ${s.engine.kernel}` : '—'],

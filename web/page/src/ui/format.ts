@@ -1,5 +1,8 @@
 /** Small, locale-stable formatting helpers, for numbers, sizes and errors. */
 
+/** What went wrong, as the page says it: the package's wording (an error's message, or the value thrown). */
+export { errorText } from '../../../../dist/checks/error-text.js';
+
 export function fmtBytes(n: number): string {
   if (!Number.isFinite(n)) return 'unknown size';
   const units = ['B', 'KB', 'MB', 'GB'];
@@ -65,9 +68,4 @@ export function fmtErr(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return '0';
   return Math.abs(v) < 1e-3 ? v.toExponential(2).replace('e+', 'e') : String(Number(v.toPrecision(3)));
-}
-
-/** What went wrong, as the page says it: an error's message, or the value thrown. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

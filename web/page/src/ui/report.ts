@@ -33,7 +33,7 @@ export function reportJson(s: Readonly<PageState>): Record<string, unknown> | nu
     date: new Date().toISOString(),
     engine: { backend: s.engine.backend, kernel: s.engine.kernel },
     weights: { source: s.weights.label, detail: s.weights.detail, d: s.weights.d },
-    layer: { variant: lab.params.variant, eps: lab.params.eps },
+    layer: { variant: lab.params.form, eps: lab.params.eps },
     input: { name: s.activations.label, shape: s.activations.shape },
     tolerance: { ...lab.tolerance, text: tolText(lab.tolerance) },
     thisLibraryVsExact: lab.ours,
@@ -67,7 +67,7 @@ export function reportText(s: Readonly<PageState>): string {
     'layernorm-wasm correctness lab',
     `engine:     ${s.engine.backend} build, kernel ${s.engine.kernel}`,
     `weights:    ${w.label} (${w.detail}), d = ${w.d}`,
-    `layer:      ${NORM_FORMS[lab.params.variant].label}, ε = ${lab.params.eps}`,
+    `layer:      ${NORM_FORMS[lab.params.form].label}, ε = ${lab.params.eps}`,
     `input:      ${a.label} [${a.shape.join(', ')}]`,
     `tolerance:  ${tolText(lab.tolerance)}`,
     `this library vs exact (float64, rounded once): max ${lab.ours.maxSulp.toPrecision(3)} sULP, ` +

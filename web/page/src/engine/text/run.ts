@@ -6,7 +6,8 @@
  * This module, onnxruntime-web and its WebAssembly load only when the reader asks for a run.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
-import type { Explanation, LayerNormRuntime } from 'layernorm-wasm';
+import type { LayerNormRuntime } from 'layernorm-wasm';
+import type { Explanation } from 'layernorm-wasm/explainer';
 import { explainRow } from 'bundled:layernorm-wasm';
 import { writeNpy } from 'layernorm-wasm/io';
 import {

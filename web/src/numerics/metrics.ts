@@ -1,6 +1,6 @@
 /** Error metrics used by the tests, the CLI and the page to compare outputs honestly. */
-import { RULES } from './rules.js';
-import { checkFloat32Array, checkParam, checkRows, checkWidth, numberError } from './validate.js';
+import { RULES } from '../checks/rules.js';
+import { checkFloat32Array, checkParam, checkRows, checkWidth, numberError } from '../checks/validate.js';
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);

@@ -4,8 +4,8 @@
  * including a caller's arguments that view wasm memory (a WasmTensor's `view`), which `allocate`
  * re-derives when it is handed them.
  */
-import { RULES } from './rules.js';
-import type { LayerNormModule } from './wasm/module.js';
+import { RULES } from '../checks/rules.js';
+import type { LayerNormModule } from '../wasm/module.js';
 
 /** wasm32 memory limit of these builds (-sMAXIMUM_MEMORY=2GB). */
 export const MAX_WASM_BYTES = 2 ** 31;

@@ -9,8 +9,8 @@
  */
 import { FLOAT32, kindForDType, type Kind } from './activations.js';
 import type { CheckedNorm } from './call.js';
-import { NORMS, type NormKind } from './norms.js';
-import type { ActivationArray } from './types.js';
+import { NORMS, type NormKind } from '../norms.js';
+import type { ActivationArray } from '../types.js';
 import { MAX_WIDTH } from './validate.js';
 
 const NO_OPTIONS: Record<string, unknown> = {};

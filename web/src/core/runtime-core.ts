@@ -3,10 +3,11 @@
  * blocks, and layerNormalization, which runs as one checked call. They depend on this interface,
  * not on runtime.ts, which constructs them: the dependencies point one way.
  */
-import type { CheckedNorm } from './call.js';
-import type { Executor, Params } from './executor.js';
+import type { CheckedNorm } from '../checks/call.js';
+import type { Executor } from './executor.js';
+import type { Params } from './plan.js';
 import type { Heap } from './heap.js';
-import type { ActivationArray } from './types.js';
+import type { ActivationArray } from '../types.js';
 
 export interface RuntimeCore {
   readonly heap: Heap;

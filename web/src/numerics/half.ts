@@ -4,9 +4,9 @@
  * ties to even, and turns every NaN into the type's quiet NaN with its sign. For preparing and
  * reading the Uint16Array activations of `dtype: 'float16' | 'bfloat16'` calls.
  */
-import { RULES, oneOf } from './rules.js';
-import type { DType } from './types.js';
-import { checkLiveView } from './validate.js';
+import { RULES, oneOf } from '../checks/rules.js';
+import type { DType } from '../types.js';
+import { checkLiveView } from '../checks/validate.js';
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);

@@ -1,11 +1,11 @@
 /** A rows × d tensor in the heap (zeroed at allocation): the zero-copy API's storage. */
-import { kindForDType, type Kind } from './activations.js';
-import { describe } from './errors.js';
+import { kindForDType, type Kind } from '../checks/activations.js';
+import { describe } from '../errors.js';
 import { HeapOwner } from './heap-owner.js';
 import type { RuntimeCore } from './runtime-core.js';
-import type { DType, TensorArray, WasmTensor } from './types.js';
-import { checkElements, checkNumbers, numberError } from './validate.js';
-import { RULES } from './rules.js';
+import type { DType, TensorArray, WasmTensor } from '../types.js';
+import { checkElements, checkNumbers, numberError } from '../checks/validate.js';
+import { RULES } from '../checks/rules.js';
 
 export interface TensorAddress {
   address: number;

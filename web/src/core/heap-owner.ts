@@ -2,7 +2,7 @@
  * An object that owns one block of wasm heap until dispose() (idempotent; also `using`). If it is
  * dropped undisposed, the runtime's FinalizationRegistry frees the block after garbage collection.
  */
-import { DisposedError } from './errors.js';
+import { DisposedError } from '../errors.js';
 import type { RuntimeCore } from './runtime-core.js';
 
 export abstract class HeapOwner {

@@ -13,7 +13,7 @@
  */
 import { ExactRow } from './exact-rounding.js';
 import { ExactSum } from './exact-sum.js';
-import { NORMS, type NormKind } from './norms.js';
+import { NORMS, type NormKind } from '../norms.js';
 
 export interface RowParams {
   norm: NormKind;

@@ -4,9 +4,9 @@
  * refused here first, with a message that says what was expected and what came.
  */
 import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
-import { NORMS, type NormKind, type NormSpec } from './norms.js';
+import { NORMS, type NormKind, type NormSpec } from '../norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
-import type { ActivationArray } from './types.js';
+import type { ActivationArray } from '../types.js';
 import {
   checkEps,
   checkFloat32Array,
@@ -18,7 +18,7 @@ import {
   sharesMemory,
 } from './validate.js';
 
-export type { NormKind } from './norms.js';
+export type { NormKind } from '../norms.js';
 
 export interface CheckedNorm {
   fn: string;

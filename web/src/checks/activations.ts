@@ -5,7 +5,7 @@
  * sumOut) is of the same kind as x; gamma, beta and bias are always Float32Array.
  */
 import { RULES, oneOf } from './rules.js';
-import type { ActivationArray, DType } from './types.js';
+import type { ActivationArray, DType } from '../types.js';
 import { checkLiveView } from './validate.js';
 
 /** The engine's Float16Array constructor, where it has one (Chromium 135+; Node behind a flag). */

@@ -4,12 +4,12 @@
  * them (unidirectionally, aligned to the last dimension), and Mean / InvStdDev come with ONNX's
  * shapes. It is one layerNorm call with d = the product of the normalized dimensions.
  */
-import { kindOf } from './activations.js';
-import { checkNormCall, dtypeOption } from './call.js';
+import { kindOf } from '../checks/activations.js';
+import { checkNormCall, dtypeOption } from '../checks/call.js';
 import type { RuntimeCore } from './runtime-core.js';
-import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from './types.js';
-import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } from './validate.js';
-import { RULES } from './rules.js';
+import type { ActivationArray, LayerNormalizationOptions, LayerNormalizationResult } from '../types.js';
+import { MAX_WIDTH, checkEps, checkFloat32Array, checkOptions, numberError } from '../checks/validate.js';
+import { RULES } from '../checks/rules.js';
 
 const FN = 'layerNormalization';
 /**

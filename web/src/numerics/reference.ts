@@ -6,14 +6,14 @@
  * h = (x + r) + bias is formed as the kernels form it: in float32, rounded once to the activations'
  * type; the answer is then exact for that h.
  */
-import type { Kind } from './activations.js';
-import { checkNormCall, type NormKind } from './call.js';
+import type { Kind } from '../checks/activations.js';
+import { checkNormCall, type NormKind } from '../checks/call.js';
 import { normalizeRows } from './correctly-rounded.js';
-import { describe } from './errors.js';
+import { describe } from '../errors.js';
 import { float32ToHalfBits, halfBitsToFloat32 } from './half.js';
-import { isNormKind, NORM_KINDS, NORMS } from './norms.js';
-import { oneOf, RULES } from './rules.js';
-import type { ActivationArray, LayerNormOptions, NormOptions, ResidualOptions, RmsNormOptions } from './types.js';
+import { isNormKind, NORM_KINDS, NORMS } from '../norms.js';
+import { oneOf, RULES } from '../checks/rules.js';
+import type { ActivationArray, LayerNormOptions, NormOptions, ResidualOptions, RmsNormOptions } from '../types.js';
 
 /** The references return a new Float32Array: the kernels' output options have nothing to fill here. */
 type ReferenceOptions = Omit<ResidualOptions<ActivationArray>, 'sumOut'>;

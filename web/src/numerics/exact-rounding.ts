@@ -10,7 +10,7 @@
  * and y_j / u = G·x̂_j + B (G = γ/u, B = β/u). Whether y lies above a midpoint m is the sign of
  * 2G·c/√Q − (m·2^150 − 2B), found by comparing squares: no square root is taken.
  */
-import { NORMS, type NormKind } from './norms.js';
+import { NORMS, type NormKind } from '../norms.js';
 
 const UNIT = 2 ** 149;
 const EPS_SHIFT = 776n;

@@ -5,7 +5,7 @@
  * as "expected magic word 00 61 73 6d".
  */
 import { looksLikeHtml, preview } from './bytes-preview.js';
-import { WasmLoadError } from './errors.js';
+import { WasmLoadError } from '../errors.js';
 
 /** Where bytes came from, for error messages. */
 export interface Origin {
@@ -30,7 +30,7 @@ export async function readUrl(url: URL): Promise<{ bytes: Uint8Array; origin: Or
   try {
     response = await fetch(url);
   } catch (cause) {
-    throw new NoWasmBytesError(`could not fetch ${url.href}: ${errorText(cause)}`, { source: url.href, cause });
+    throw new NoWasmBytesError(`could not fetch ${url.href}: ${errorDetail(cause)}`, { source: url.href, cause });
   }
   return readResponse(response, url.href);
 }
@@ -56,7 +56,7 @@ export async function readResponse(response: Response, source: string): Promise<
   try {
     buffer = await response.arrayBuffer();
   } catch (cause) {
-    throw new NoWasmBytesError(`reading the body of ${source} failed: ${errorText(cause)}`, { ...origin, cause });
+    throw new NoWasmBytesError(`reading the body of ${source} failed: ${errorDetail(cause)}`, { ...origin, cause });
   }
   const bytes = new Uint8Array(buffer);
   checkMagic(bytes, origin);
@@ -81,7 +81,7 @@ export async function compileBytes(bytes: Uint8Array, origin: Origin): Promise<W
     // A view of a SharedArrayBuffer compiles too; TypeScript's BufferSource type only lists ArrayBuffer.
     return await WebAssembly.compile(bytes as BufferSource);
   } catch (cause) {
-    const text = errorText(cause);
+    const text = errorDetail(cause);
     if (/unsafe-eval|Content.Security.Policy/i.test(text)) {
       throw new WasmLoadError(
         `this page's Content-Security-Policy does not allow compiling WebAssembly: add 'wasm-unsafe-eval' to script-src (${text})`,
@@ -106,7 +106,12 @@ export function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-export function errorText(e: unknown): string {
+/**
+ * An error's type, message and cause ("TypeError: fetch failed (getaddrinfo ENOTFOUND cdn.example)"):
+ * a load fails somewhere below the package, and the type says which layer gave up. A message that
+ * only needs the error's own words takes errorText (checks/error-text.ts).
+ */
+export function errorDetail(e: unknown): string {
   if (e instanceof Error) {
     // undici's "fetch failed" hides the reason in its cause.
     const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
@@ -120,7 +125,7 @@ async function readFileUrl(url: URL): Promise<Uint8Array> {
   try {
     reader = await import('#file-reader');
   } catch (cause) {
-    throw new NoWasmBytesError(`cannot read ${url.href}: this runtime has no file reader (${errorText(cause)})`, {
+    throw new NoWasmBytesError(`cannot read ${url.href}: this runtime has no file reader (${errorDetail(cause)})`, {
       source: url.href,
       cause,
     });
@@ -128,7 +133,7 @@ async function readFileUrl(url: URL): Promise<Uint8Array> {
   try {
     return await reader.readFileBytes(url);
   } catch (cause) {
-    throw new NoWasmBytesError(`could not read ${url.href}: ${errorText(cause)}`, { source: url.href, cause });
+    throw new NoWasmBytesError(`could not read ${url.href}: ${errorDetail(cause)}`, { source: url.href, cause });
   }
 }
 

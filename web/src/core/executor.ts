@@ -1,0 +1,376 @@
+/**
+ * Runs the plans plan.ts makes, every call the same way (run): its gain, bias and residual bias
+ * copied to their areas, then chunk by chunk (#step) its rows copied in, one call into the core,
+ * its outputs copied out. Inputs go through a reserved chunk that stays cache-resident, computed
+ * there in place, so large inputs need no large wasm allocation and a result never aliases wasm
+ * memory. The per-token call is the same three steps written out (perToken). Each entry point of
+ * the core is called from one place (#core, #records).
+ */
+import { DTYPE_CODES, type Kind } from '../checks/activations.js';
+import type { CheckedNorm, NormKind } from '../checks/call.js';
+import { Heap } from './heap.js';
+import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from '../norms.js';
+import {
+  CHUNK,
+  NORMALIZE,
+  type Params,
+  type Plan,
+  Planner,
+  readable,
+  STAGES,
+  STAT_ROWS,
+  type StagesCall,
+  type StatsCall,
+} from './plan.js';
+import type { ActivationArray } from '../types.js';
+import type { LayerNormModule } from '../wasm/module.js';
+import { WIRE_BYTES, type WireCall, writeWire } from './wire-call.js';
+
+export interface StagesResult {
+  stats: Float64Array; // mean, variance, rstd
+  vectors: Float32Array[]; // input, sum, centered, normalized, scaled, output
+}
+
+export class Executor {
+  readonly heap: Heap;
+  readonly #planner: Planner;
+  // Reserved for the runtime's lifetime, one block: the chunk, a residual chunk, the parameters of
+  // a stateless call (gamma, beta, bias: CHUNK floats each; or the statistics' records), the
+  // float32 staging of a 16-bit row (the core's own stack staging holds 4096 floats; wider rows
+  // would make it allocate), the per-row statistics of a chunk, and the wire struct.
+  readonly #x: number;
+  readonly #r: number;
+  readonly #rowStats: number;
+  readonly #wire: number;
+  /** The call written to #wire, refilled for each. */
+  readonly #call: WireCall = {
+    norm: 0,
+    dtype: 0,
+    rows: 0,
+    d: 0,
+    x: 0,
+    y: 0,
+    gamma: 0,
+    beta: 0,
+    residual: 0,
+    bias: 0,
+    sumOut: 0,
+    mean: 0,
+    rstd: 0,
+    scratch: 0,
+    eps: 0,
+  };
+  // The last call's norm row and dtype code (#spec, #dtypeCode).
+  #specNorm: NormKind = DEFAULT_NORM;
+  #specRow: NormSpec = NORMS[DEFAULT_NORM];
+  #codedKind: Kind | null = null;
+  #kindCode = 0;
+  // Views of the chunk and of the residual chunk, kept (#floats, #halves).
+  #f32x: Float32Array | null = null;
+  #f32r: Float32Array | null = null;
+  #u16x: Uint16Array | null = null;
+  #u16r: Uint16Array | null = null;
+
+  constructor(module: LayerNormModule) {
+    this.heap = new Heap(module);
+    const bytes = 6 * CHUNK * 4 + 16 * STAT_ROWS + WIRE_BYTES;
+    const x = this.heap.allocate(bytes, 'the runtime chunk and scratch buffers');
+    const r = x + CHUNK * 4,
+      params = r + CHUNK * 4,
+      stage = params + 3 * CHUNK * 4,
+      rowStats = stage + CHUNK * 4;
+    this.#planner = new Planner(this.heap, { x, r, params, stage, rowStats });
+    this.#x = x;
+    this.#r = r;
+    this.#rowStats = rowStats;
+    this.#wire = rowStats + 16 * STAT_ROWS;
+  }
+
+  // ---- The calls: each has its plan made, then runs it.
+
+  /** Any checked normalizing call; `resident` holds a LayerNorm object's gain and bias. Returns the output. */
+  normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
+    if (c.rows === 0) return c.out ?? c.kind.make(0);
+    const p = this.#planner.normalize(c, resident, this.#spec(c));
+    if (p.perToken) {
+      this.#stageParams(p);
+      p.release();
+      const out = c.out as Float32Array | null;
+      return this.perToken(c.x as Float32Array, out, c.rows, c.d, p.gamma, p.beta, c.eps, c.mean, c.rstd);
+    }
+    return this.run(p)!;
+  }
+
+  /** Per-row { mean, variance, rstd } into three Float64Arrays. */
+  stats(c: StatsCall, mean: Float64Array, variance: Float64Array, rstd: Float64Array): void {
+    this.run(this.#planner.statistics(c, mean, variance, rstd));
+  }
+
+  /** One row's statistics and stage vectors. */
+  stages(c: StagesCall): StagesResult {
+    const stats: [Float64Array, Float64Array, Float64Array] = [
+      new Float64Array(1),
+      new Float64Array(1),
+      new Float64Array(1),
+    ];
+    const p = this.#planner.stages(c, stats);
+    this.run(p);
+    return { stats: Float64Array.of(stats[0][0]!, stats[1][0]!, stats[2][0]!), vectors: p.vectors };
+  }
+
+  /** A resident norm's tensor-to-tensor call (plan.ts: Planner.direct). */
+  direct(c: CheckedNorm, plain: boolean, rows: number, x: number, y: number, params: Params): void {
+    this.run(this.#planner.direct(c, plain, rows, x, y, params));
+  }
+
+  /**
+   * The per-token call, the plan isPerToken (plan.ts) names: one chunk of a plain call (float32 LayerNorm,
+   * nothing fused, its mean and rstd when asked for) in the reserved areas, through
+   * `_lnw_layernorm`: copy in, one call, copy out, with no loop and no plan object. The stateless
+   * call (normalize()) and a resident LayerNorm's forward (its arrays checked there, without a
+   * CheckedNorm) take it. Written out because #step, which every other chunk goes through, is too
+   * big for V8 to inline (web/bench/NOTES.md has the measurements).
+   */
+  perToken(
+    x: Float32Array,
+    out: Float32Array | null,
+    rows: number,
+    d: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+    mean: Float64Array | null,
+    rstd: Float64Array | null,
+  ): Float32Array {
+    const module = this.heap.module;
+    const start = this.#x >>> 2;
+    const meanAt = this.#rowStats,
+      rstdAt = this.#rowStats + 8 * STAT_ROWS;
+    module.HEAPF32.set(x, start);
+    const status = module._lnw_layernorm(
+      this.#x,
+      this.#x,
+      rows,
+      d,
+      gamma,
+      beta,
+      eps,
+      mean ? meanAt : 0,
+      rstd ? rstdAt : 0,
+    );
+    if (status !== 0) this.heap.check(status, 'layerNorm');
+    if (mean) copyRows(module.HEAPF64, meanAt, 1, mean, 0, rows);
+    if (rstd) copyRows(module.HEAPF64, rstdAt, 1, rstd, 0, rows);
+    if (out === null) return module.HEAPF32.slice(start, start + rows * d);
+    out.set(this.#floats(this.#x, rows * d));
+    return out;
+  }
+
+  // ---- Running a plan: the one loop, and the one place each entry point of the core is called.
+
+  /** Runs `p`; returns the output of a normalizing call that copies (a new array when the job has no `out`). */
+  run(p: Plan): ActivationArray | null {
+    try {
+      this.#stageParams(p);
+      const job = p.job;
+      if (!p.copies) {
+        this.#core(p, p.at.x, p.at.y, p.rows);
+        return null;
+      }
+      return p.perChunk >= p.rows ? this.#step(p, job.x, job.residual, 0, p.rows, job.out) : this.#chunks(p);
+    } finally {
+      this.heap.free(p.block);
+      p.release();
+    }
+  }
+
+  /** Copies a stateless call's gain, beta and residual bias (those it has) to their areas. */
+  #stageParams(p: Plan): void {
+    const { job, at } = p;
+    if (job.gamma) this.heap.write(at.gamma, job.gamma);
+    if (job.beta) this.heap.write(at.beta, job.beta);
+    if (job.bias) this.heap.write(at.bias, job.bias);
+  }
+
+  /** The loop over chunks, for a plan of more than one. */
+  #chunks(p: Plan): ActivationArray | null {
+    const { x, residual } = readable(p.job);
+    let out = p.job.out;
+    for (let first = 0; first < p.rows; first += p.perChunk) {
+      out = this.#step(p, x, residual, first, Math.min(p.perChunk, p.rows - first), out);
+    }
+    return out;
+  }
+
+  /**
+   * One chunk, rows [first, first + n) of the plan: its rows (and residual rows) in, one call into
+   * the core, its outputs out. Returns the output so far of a normalizing call. Written out in one
+   * function, which V8 compiles on its own (web/bench/NOTES.md: helpers of their own were slower).
+   */
+  #step(
+    p: Plan,
+    x: ActivationArray,
+    residual: ActivationArray | null,
+    first: number,
+    n: number,
+    out: ActivationArray | null,
+  ): ActivationArray | null {
+    const module = this.heap.module;
+    const { job, at } = p;
+    const { kind, d } = job;
+    const f32 = kind.bytes === 4;
+    const from = first * d,
+      count = n * d,
+      whole = n === p.rows;
+    if (f32) {
+      const f = x as Float32Array;
+      module.HEAPF32.set(whole ? f : f.subarray(from, from + count), at.x >>> 2);
+    } else {
+      const u = kind.units(x);
+      module.HEAPU16.set(whole ? u : u.subarray(from, from + count), at.x >>> 1);
+    }
+    if (residual) {
+      const u = kind.units(residual);
+      if (f32) module.HEAPF32.set(whole ? u : u.subarray(from, from + count), at.r >>> 2);
+      else module.HEAPU16.set(whole ? u : u.subarray(from, from + count), at.r >>> 1);
+    }
+    if (p.op !== NORMALIZE) return this.#records(p, first, n);
+    this.#core(p, at.x, at.x, n);
+    if (!f32) {
+      out ??= kind.make(p.rows * d);
+      kind.units(out).set(this.#halves(at.x, count), from);
+    } else if (out === null && whole) {
+      out = module.HEAPF32.slice(at.x >>> 2, (at.x >>> 2) + count);
+    } else {
+      (out ??= new Float32Array(p.rows * d)).set(this.#floats(at.x, count), from);
+    }
+    if (job.sumOut) kind.units(job.sumOut).set(f32 ? this.#floats(at.r, count) : this.#halves(at.r, count), from);
+    if (job.mean) copyRows(module.HEAPF64, at.mean, 1, job.mean, first, n);
+    if (job.rstd) copyRows(module.HEAPF64, at.rstd, 1, job.rstd, first, n);
+    return out;
+  }
+
+  /**
+   * `n` rows from x to y through the plan's entry point: `_lnw_layernorm` for a plain call (plain
+   * arguments), `_normalize` for any other (the wire struct).
+   */
+  #core(p: Plan, x: number, y: number, n: number): void {
+    const { job, at } = p;
+    const module = this.heap.module;
+    let status: number;
+    if (p.plain) {
+      const mean = job.mean ? at.mean : 0,
+        rstd = job.rstd ? at.rstd : 0;
+      status = module._lnw_layernorm(x, y, n, job.d, p.gamma, p.beta, job.eps, mean, rstd);
+    } else {
+      const w = this.#fillWire(p, x, y, n);
+      w.residual = job.residual ? at.r : 0;
+      w.sumOut = job.sumOut ? at.r : 0;
+      w.mean = job.mean ? at.mean : 0;
+      w.rstd = job.rstd ? at.rstd : 0;
+      writeWire(module, this.#wire, w);
+      status = module._normalize(this.#wire);
+    }
+    if (status !== 0) this.heap.check(status, job.fn);
+  }
+
+  /**
+   * `n` rows at at.x through `_statistics` or `_stages`, and their { mean, variance, rstd } records
+   * out into the job's mean and rstd and the plan's variance (the stages' vectors into p.vectors).
+   */
+  #records(p: Plan, first: number, n: number): null {
+    const { job, at } = p;
+    const module = this.heap.module;
+    const w = this.#fillWire(p, at.x, 0, n);
+    w.residual = job.residual ? at.r : 0;
+    w.sumOut = w.mean = w.rstd = 0;
+    writeWire(module, this.#wire, w);
+    const status =
+      p.op === STAGES ? module._stages(this.#wire, at.stats, at.vectors) : module._statistics(this.#wire, at.stats);
+    if (status !== 0) this.heap.check(status, job.fn);
+    const f64 = module.HEAPF64;
+    copyRows(f64, at.stats, 3, job.mean!, first, n);
+    copyRows(f64, at.stats + 8, 3, p.variance!, first, n);
+    copyRows(f64, at.stats + 16, 3, job.rstd!, first, n);
+    if (p.op === STAGES) {
+      const v = this.heap.f32(at.vectors, 6 * job.d);
+      p.vectors = Array.from({ length: 6 }, (_, i) => v.slice(i * job.d, (i + 1) * job.d));
+    }
+    return null;
+  }
+
+  /** The wire fields every call fills alike; the caller fills the rest. */
+  #fillWire(p: Plan, x: number, y: number, n: number): WireCall {
+    const { job, at } = p;
+    const w = this.#call;
+    w.norm = normWire(this.#spec(job));
+    w.dtype = this.#dtypeCode(job.kind);
+    w.rows = n;
+    w.d = job.d;
+    w.x = x;
+    w.y = y;
+    w.gamma = p.gamma;
+    w.beta = p.beta;
+    w.bias = job.bias ? at.bias : 0;
+    w.scratch = at.stage;
+    w.eps = job.eps;
+    return w;
+  }
+
+  /**
+   * The call's norm row (NORMS) and dtype code, the last call's kept: looked up by a name read
+   * from the call, each is a hash of the name in V8 every time (together ~2% of a one-row call,
+   * measured).
+   */
+  #spec(c: CheckedNorm): NormSpec {
+    if (c.norm !== this.#specNorm) {
+      this.#specRow = NORMS[c.norm];
+      this.#specNorm = c.norm;
+    }
+    return this.#specRow;
+  }
+
+  #dtypeCode(kind: Kind): number {
+    if (kind !== this.#codedKind) {
+      this.#kindCode = DTYPE_CODES[kind.dtype];
+      this.#codedKind = kind;
+    }
+    return this.#kindCode;
+  }
+
+  /**
+   * `count` floats of the heap at `at`: for the chunk and the residual chunk a view kept between
+   * calls of one size (a new view per call is a visible share of a one-row call; memory growth
+   * detaches a kept one, length 0, which rebuilds it). Kept small, to be inlined: #keepFloats
+   * makes them.
+   */
+  #floats(at: number, count: number): Float32Array {
+    const v = at === this.#x ? this.#f32x : this.#f32r;
+    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepFloats(at, count);
+  }
+
+  #keepFloats(at: number, count: number): Float32Array {
+    const v = this.heap.f32(at, count);
+    if (at === this.#x) this.#f32x = v;
+    else if (at === this.#r) this.#f32r = v;
+    return v;
+  }
+
+  /** `count` 16-bit units of the heap at `at`, as #floats. */
+  #halves(at: number, count: number): Uint16Array {
+    const v = at === this.#x ? this.#u16x : this.#u16r;
+    return v !== null && v.length === count && (at === this.#x || at === this.#r) ? v : this.#keepHalves(at, count);
+  }
+
+  #keepHalves(at: number, count: number): Uint16Array {
+    const v = this.heap.u16(at, count);
+    if (at === this.#x) this.#u16x = v;
+    else if (at === this.#r) this.#u16r = v;
+    return v;
+  }
+}
+
+/** Per-row statistics from the heap at `at` (`stride` float64 values apart) into out[first…first + n). */
+function copyRows(heap: Float64Array, at: number, stride: number, out: Float64Array, first: number, n: number): void {
+  for (let r = 0, i = at >>> 3; r < n; r++, i += stride) out[first + r] = heap[i]!;
+}
