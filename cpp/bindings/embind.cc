@@ -1,6 +1,6 @@
 // The only file that knows about JavaScript. Raw, `_`-prefixed entry points taking wasm heap
-// addresses; the TypeScript façade (web/src/runtime.ts) validates arguments, owns the memory and
-// is the public API. So they call the core's entry points that trust their call (validate.h):
+// addresses; the TypeScript façade (web/src/core/runtime.ts) validates arguments, owns the memory
+// and is the public API. So they call the core's entry points that trust their call (validate.h):
 // every rule the core would check, the façade has checked first, with its own typed error and
 // message (tests/errors/core-rules.test.ts names the test of each); only what the run itself can
 // meet (kOutOfMemory) comes back as a status. Two conventions: the statistics and the stages

@@ -5,7 +5,7 @@
  */
 import type { MomentKey, NORMS, NormKind } from './norms.js';
 
-export type { FormOf, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
+export type { FormOf, NormFacts, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
 
 export type Backend = 'simd' | 'scalar';
 

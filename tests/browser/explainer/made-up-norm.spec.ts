@@ -56,6 +56,9 @@ test('a made-up norm from its facts: its form, stages, statistics and variant, w
     '+ β  →  y',
   ]);
   await expect(page.locator('dt', { hasText: 'Σ(x − μ)²' }).first()).toBeVisible();
+  // The words about the token name its moment and the unit x̂ has by it.
+  await expect(page.locator('#ex-insight')).toContainText('of Σ(x − μ)²');
+  await expect(page.locator('#ex-insight')).toContainText('sum of squares 1');
   // The element's stages are the runtime's own method for the row, bit for bit.
   const differ = await page.evaluate(async (eps) => {
     const w = window as unknown as {

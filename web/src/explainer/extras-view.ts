@@ -56,12 +56,11 @@ export class WeightsView {
   render(w: ExplainerWeights): void {
     const beta = w.beta ?? null;
     const norm = NORMS[w.norm ?? DEFAULT_NORM];
-    const rms = !norm.centred;
     this.element.querySelector('h3')!.textContent = beta ? 'γ and β of these weights' : 'γ of these weights';
     this.#intro.textContent =
       'The gain is learned per feature and is the same for every token: where γ is small, the norm damps a feature' +
       (beta ? '; β shifts it.' : !norm.bias ? `. An ${norm.name} has no β.` : '. These weights have no β.');
-    const callouts = notableFeatures(w.gamma, beta, rms, w.architecture === 'gpt2');
+    const callouts = notableFeatures(w.gamma, beta, norm, w.architecture === 'gpt2');
     this.#chart.set(
       [{ key: 'gamma', values: w.gamma }, ...(beta ? [{ key: 'beta', values: beta }] : [])],
       callouts.filter((c) => c.chart),

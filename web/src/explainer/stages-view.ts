@@ -9,6 +9,7 @@ import { describeRow, fmtNum } from './format.js';
 import type { Sizer } from './sizer.js';
 import type { ExplainerScale, ExplainerStages, ExplainerWeights } from './types.js';
 import { NORM_FORMS, normOfForm, type NormForm } from '../norms.js';
+import { unitMoment } from './insight.js';
 
 /** The table lists every value when at most this many features are shown. */
 export const TABLE_MAX = 64;
@@ -22,9 +23,8 @@ interface StageName {
 
 /** Each stage's title for a form; null: the form has no such stage. */
 function stageNames(form: NormForm): Record<StageKey, StageName | null> {
-  const { centred, divisor, moment } = normOfForm(form);
-  // What x̂'s own moment comes to: 1, by the measure the norm divides by.
-  const unit = divisor === 'width' ? (centred ? 'variance 1' : 'mean square 1') : 'sum of squares 1';
+  const { centred, moment } = normOfForm(form);
+  const unit = unitMoment(normOfForm(form));
   if (!centred) {
     return {
       input: { title: 'x', sub: 'input' },

@@ -252,7 +252,7 @@ export class View {
     this.#insight.textContent = said ?? '';
     if (said === null)
       void import('./insight-nonfinite.js').then(({ nonFiniteInsight }) => {
-        if (this.#model?.explanation === ex) this.#insight.textContent = nonFiniteInsight(ex.stages);
+        if (this.#model?.explanation === ex) this.#insight.textContent = nonFiniteInsight(ex.stages, m.form);
       });
     const { from, to, labels } = this.#shown(m, m.d);
     this.stages.render({
