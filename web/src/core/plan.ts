@@ -10,7 +10,7 @@
  * allocate (rows wider than the chunk, stages) takes one block for all its areas before its
  * arguments are read, handing them to Heap.allocate to be re-derived.
  */
-import { DTYPE_CODES, type Kind } from '../checks/activations.js';
+import { DTYPE_CODES, type ActivationKind } from '../checks/activations.js';
 import { isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
 import type { CallArrays, Heap } from './heap.js';
 import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from '../norms.js';
@@ -112,7 +112,7 @@ export class Layout {
     return at;
   }
   /** A row of d values of `kind`. */
-  row(kind: Kind, d: number): number {
+  row(kind: ActivationKind, d: number): number {
     return this.take(d * kind.bytes);
   }
 }
@@ -142,7 +142,7 @@ export interface Params {
 /** The statistics of a call's rows: { mean, variance, rstd } per row. */
 export interface StatsCall {
   fn: string;
-  kind: Kind;
+  kind: ActivationKind;
   x: ActivationArray;
   rows: number;
   d: number;
@@ -153,7 +153,7 @@ export interface StatsCall {
 export interface StagesCall {
   fn: string;
   norm: NormKind;
-  kind: Kind;
+  kind: ActivationKind;
   d: number;
   eps: number;
   x: ActivationArray; // the row
@@ -174,7 +174,15 @@ export function isPerToken(plain: boolean, rows: number, d: number, stats: boole
 
 const NO_ROWS = new Float32Array(0);
 /** The job of a plan not yet made: one hidden class with every other job. */
-const NO_JOB = asJob({ fn: '', norm: DEFAULT_NORM, kind: null as unknown as Kind, rows: 0, d: 0, eps: 0, x: NO_ROWS });
+const NO_JOB = asJob({
+  fn: '',
+  norm: DEFAULT_NORM,
+  kind: null as unknown as ActivationKind,
+  rows: 0,
+  d: 0,
+  eps: 0,
+  x: NO_ROWS,
+});
 
 /** A call's plan, all of it data: Executor.run moves it. (One class, so every plan has one hidden class.) */
 export class Plan {
@@ -228,7 +236,7 @@ export class Planner {
   #specNorm: NormKind = DEFAULT_NORM;
   #specRow: NormSpec = NORMS[DEFAULT_NORM];
   #specWire = normWire(NORMS[DEFAULT_NORM]);
-  #codedKind: Kind | null = null;
+  #codedKind: ActivationKind | null = null;
   #kindCode = 0;
   /** A tensor call's areas: its tensors, and a 16-bit row's staging. */
   readonly #tensors = new Areas();
@@ -390,7 +398,7 @@ export class Planner {
     return isPlain(c, this.#spec(c));
   }
 
-  #dtypeCode(kind: Kind): number {
+  #dtypeCode(kind: ActivationKind): number {
     if (kind !== this.#codedKind) {
       this.#kindCode = DTYPE_CODES[kind.dtype];
       this.#codedKind = kind;
