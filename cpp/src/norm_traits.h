@@ -4,8 +4,7 @@
 #ifndef LAYERNORM_NORM_TRAITS_H_
 #define LAYERNORM_NORM_TRAITS_H_
 
-#include <cstddef>
-
+#include "kernels/inline.h"
 #include "layernorm/layernorm.h"
 
 namespace layernorm::detail {
@@ -20,7 +19,7 @@ constexpr int kFactsTag = 0x100;  // NormOf()'s marker; the three bits below it 
 
 // The facts of `norm`; false when it is no Norm (out of range, or a bias without centring, which
 // no kernel computes).
-constexpr bool FindTraits(Norm norm, NormTraits* traits) {
+LAYERNORM_INLINE constexpr bool FindTraits(Norm norm, NormTraits* traits) {
   const int code = static_cast<int>(norm);
   if (code >= 0 && code < kNamedNorms) {
     *traits = kNormTraits[code];
@@ -34,16 +33,17 @@ constexpr bool FindTraits(Norm norm, NormTraits* traits) {
   return true;
 }
 
-// The facts of a norm Validate() has accepted.
-constexpr NormTraits TraitsOf(Norm norm) {
+// The facts of a norm Validate() has accepted. Both are inlined: as calls of their own (which -Os
+// made them) the struct came back through memory, on the path of every one-row call.
+LAYERNORM_INLINE constexpr NormTraits TraitsOf(Norm norm) {
   NormTraits t{true, MomentDivisor::kWidth, true};
   FindTraits(norm, &t);
   return t;
 }
 
-// What the moment multiplies the row's (centred) sum of squares by: 1 / d, or 1.
-inline double InverseDivisor(const NormTraits& t, std::size_t d) {
-  return t.divisor == MomentDivisor::kWidth ? 1.0 / static_cast<double>(d) : 1.0;
+// What the moment multiplies the row's (centred) sum of squares by: 1 / d (inv_d), or 1.
+LAYERNORM_INLINE double InverseDivisor(const NormTraits& t, double inv_d) {
+  return t.divisor == MomentDivisor::kWidth ? inv_d : 1.0;
 }
 
 }  // namespace layernorm::detail
