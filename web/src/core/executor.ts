@@ -14,6 +14,7 @@ import {
   isPerToken,
   NORMALIZE,
   type Params,
+  type Job,
   type Plan,
   Planner,
   readable,
@@ -66,7 +67,8 @@ export class Executor {
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
     if (c.rows === 0) return c.out ?? c.kind.make(0);
     const stats = c.mean !== null || c.rstd !== null;
-    if (c.d <= CHUNK && isPerToken(this.#planner.plain(c), c.rows, c.d, stats)) {
+    const plain = this.#planner.plain(c);
+    if (c.d <= CHUNK && isPerToken(plain, c.rows, c.d, stats)) {
       // Its plan, without a Plan: the reserved areas, the gain and bias copied there when stateless.
       const at = this.#planner.inChunk(c.d);
       if (c.gamma) this.heap.write(at.gamma, c.gamma);
@@ -76,16 +78,15 @@ export class Executor {
       const x = c.x as Float32Array;
       return this.perToken(x, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps, c.mean, c.rstd);
     }
-    const p = this.#planner.normalize(c, resident);
+    const p = this.#planner.normalize(c, resident, plain);
     if (p.block !== 0 || p.perChunk < p.rows) return this.run(p)!;
     // One chunk in the reserved areas: run() with nothing to free and no loop, straight to #step
-    // (web/bench/NOTES.md: through the loop, the one-row calls measured slower).
+    // (web/bench/NOTES.md: through the loop, the one-row calls measured slower), the call itself
+    // its job (Planner.normalize).
     if (c.gamma) this.heap.write(p.at.gamma, c.gamma);
     if (c.beta) this.heap.write(p.at.beta, c.beta);
     if (c.bias) this.heap.write(p.at.bias, c.bias);
-    const out = this.#step(p, c.x, c.residual, 0, c.rows, c.out);
-    p.release();
-    return out!;
+    return this.#step(p, c, c.x, c.residual, 0, c.rows, c.out)!;
   }
 
   /** Per-row { mean, variance, rstd } into three Float64Arrays. */
@@ -157,10 +158,10 @@ export class Executor {
       this.#stageParams(p);
       const job = p.job;
       if (!p.copies) {
-        this.#core(p, p.at.x, p.at.y, p.rows);
+        this.#core(p, job, p.at.x, p.at.y, p.rows);
         return null;
       }
-      return p.perChunk >= p.rows ? this.#step(p, job.x, job.residual, 0, p.rows, job.out) : this.#chunks(p);
+      return p.perChunk >= p.rows ? this.#step(p, job, job.x, job.residual, 0, p.rows, job.out) : this.#chunks(p);
     } finally {
       this.heap.free(p.block);
       p.release();
@@ -180,18 +181,19 @@ export class Executor {
     const { x, residual } = readable(p.job);
     let out = p.job.out;
     for (let first = 0; first < p.rows; first += p.perChunk) {
-      out = this.#step(p, x, residual, first, Math.min(p.perChunk, p.rows - first), out);
+      out = this.#step(p, p.job, x, residual, first, Math.min(p.perChunk, p.rows - first), out);
     }
     return out;
   }
 
   /**
-   * One chunk, rows [first, first + n) of the plan: its rows (and residual rows) in, one call into
+   * One chunk, rows [first, first + n) of the plan, whose job is `job`: its rows (and residual rows) in, one call into
    * the core, its outputs out. Returns the output so far of a normalizing call. Written out in one
    * function, which V8 compiles on its own (web/bench/NOTES.md: helpers of their own were slower).
    */
   #step(
     p: Plan,
+    job: Job,
     x: ActivationArray,
     residual: ActivationArray | null,
     first: number,
@@ -199,7 +201,7 @@ export class Executor {
     out: ActivationArray | null,
   ): ActivationArray | null {
     const module = this.heap.module;
-    const { job, at } = p;
+    const at = p.at;
     const { kind, d } = job;
     const f32 = kind.bytes === 4;
     const from = first * d,
@@ -217,8 +219,8 @@ export class Executor {
       if (f32) module.HEAPF32.set(whole ? u : u.subarray(from, from + count), at.r >>> 2);
       else module.HEAPU16.set(whole ? u : u.subarray(from, from + count), at.r >>> 1);
     }
-    if (p.op !== NORMALIZE) return this.#records(p, first, n);
-    this.#core(p, at.x, at.x, n);
+    if (p.op !== NORMALIZE) return this.#records(p, job, first, n);
+    this.#core(p, job, at.x, at.x, n);
     if (!f32) {
       out ??= kind.make(p.rows * d);
       kind.units(out).set(this.#views.halves(at.x, count), from);
@@ -238,8 +240,8 @@ export class Executor {
    * `n` rows from x to y through the plan's entry point: `_lnw_layernorm` for a plain call,
    * `_lnw_normalize` for any other, both in arguments (cpp/bindings/embind.cc says why).
    */
-  #core(p: Plan, x: number, y: number, n: number): void {
-    const { job, at } = p;
+  #core(p: Plan, job: Job, x: number, y: number, n: number): void {
+    const at = p.at;
     const module = this.heap.module;
     let status: number;
     if (p.plain) {
@@ -273,10 +275,10 @@ export class Executor {
    * `n` rows at at.x through `_statistics` or `_stages`, and their { mean, variance, rstd } records
    * out into the job's mean and rstd and the plan's variance (the stages' vectors into p.vectors).
    */
-  #records(p: Plan, first: number, n: number): null {
-    const { job, at } = p;
+  #records(p: Plan, job: Job, first: number, n: number): null {
+    const at = p.at;
     const module = this.heap.module;
-    this.#writeWire(p, at.x, n);
+    this.#writeWire(p, job, at.x, n);
     const status =
       p.op === STAGES
         ? module._stages(this.#wire.at, at.stats, at.vectors)
@@ -294,8 +296,8 @@ export class Executor {
   }
 
   /** The statistics' or stages' call at #wire: `n` rows at x. */
-  #writeWire(p: Plan, x: number, n: number): void {
-    const { job, at } = p;
+  #writeWire(p: Plan, job: Job, x: number, n: number): void {
+    const at = p.at;
     const w = this.#call;
     w.norm = p.norm;
     w.dtype = p.dtype;

@@ -187,6 +187,7 @@ const NO_JOB = asJob({
 /** A call's plan, all of it data: Executor.run moves it. (One class, so every plan has one hidden class.) */
 export class Plan {
   op: Op = NORMALIZE;
+  /** The call it moves (NO_JOB in the refilled plan of one normalizing chunk: Planner.normalize). */
   job: Job = NO_JOB;
   /** Rows of the call: job.rows, or a tensor call's. */
   rows = 0;
@@ -246,9 +247,15 @@ export class Planner {
     readonly reserved: Reserved,
   ) {}
 
-  /** Any checked normalizing call with rows (`resident`: a LayerNorm object's gain and bias). */
-  normalize(c: CheckedNorm, resident: Params | null): Plan {
-    if (c.d > CHUNK) return this.#normalizeWide(c, resident);
+  /**
+   * Any checked normalizing call with rows (`resident`: a LayerNorm object's gain and bias;
+   * `plain`: this.plain(c)). The plan of one chunk in the reserved areas is the refilled one, and
+   * its job is the call itself, which the executor hands over beside it: stored in the refilled
+   * plan, a young object into an old one, it went through V8's write barrier on every call
+   * (web/bench/NOTES.md). A plan of several chunks holds its job, for Executor.run.
+   */
+  normalize(c: CheckedNorm, resident: Params | null, plain: boolean): Plan {
+    if (c.d > CHUNK) return this.#normalizeWide(c, resident, plain);
     const stats = c.mean !== null || c.rstd !== null;
     const perChunk =
       c.rows * c.d <= CHUNK && (c.rows <= STAT_ROWS || !stats) ? c.rows : fit(c.d, stats ? STAT_ROWS : CHUNK);
@@ -256,16 +263,16 @@ export class Planner {
     // each call on it is a visible share of the call (web/bench/NOTES.md).
     const p = this.#reused;
     const at = this.#chunkD === c.d ? this.#chunk : this.#layChunk(c.d);
-    const spec = this.#spec(c);
+    this.#spec(c);
     p.op = NORMALIZE;
-    p.job = c;
+    if (perChunk < c.rows) p.job = c;
     p.norm = this.#specWire;
     p.dtype = c.kind === this.#codedKind ? this.#kindCode : this.#dtypeCode(c.kind);
     p.rows = c.rows;
     p.at = at;
     p.perChunk = perChunk;
     p.copies = true;
-    p.plain = isPlain(c, spec);
+    p.plain = plain;
     p.gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
     p.beta = resident ? resident.beta : c.beta ? at.beta : 0;
     p.variance = null;
@@ -436,7 +443,7 @@ export class Planner {
    * Rows wider than the chunk, one a chunk, through a block allocated for the call (before any
    * argument is read) that also holds a stateless call's gain, bias and residual bias.
    */
-  #normalizeWide(c: CheckedNorm, resident: Params | null): Plan {
+  #normalizeWide(c: CheckedNorm, resident: Params | null, plain: boolean): Plan {
     const { d, kind } = c;
     const staged = c.gamma !== null || c.beta !== null;
     const layout = new Layout();
@@ -472,7 +479,7 @@ export class Planner {
       stage: stage ? block + stage : 0,
     });
     const job = asJob({ ...c, ...(args as Partial<Job>) });
-    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, this.plain(c), resident);
+    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, plain, resident);
     p.block = block;
     return p;
   }
