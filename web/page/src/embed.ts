@@ -23,15 +23,7 @@ export function startEmbed(params: URLSearchParams): void {
   document.body.classList.add(theme);
   document.documentElement.classList.add('embed', theme);
 
-  const explainer = document.createElement('layernorm-explainer');
-  explainer.id = 'explainer';
-  explainer.setAttribute('theme', theme);
-  explainer.row = state.row;
-  explainer.view = state.view;
-  // The window starts where the link says; otherwise at the token's strongest feature.
-  if (params.has('f')) explainer.start = state.windowStart;
-  explainer.zoom = state.zoom;
-  explainer.scale = state.scale;
+  const explainer = createExplainer(state, theme, params.has('f'));
   const status = el('p', '', 'embed-status');
   status.setAttribute('role', 'status');
   const full = el('a', 'Open the full page ↗');
@@ -97,6 +89,20 @@ export function startEmbed(params: URLSearchParams): void {
     }
   });
   post('ready');
+}
+
+/** The element as the link shows it: its row, features and scale, in the embedding page's theme. */
+function createExplainer(state: PageState, theme: string, linkedWindow: boolean) {
+  const explainer = document.createElement('layernorm-explainer');
+  explainer.id = 'explainer';
+  explainer.setAttribute('theme', theme);
+  explainer.row = state.row;
+  explainer.view = state.view;
+  // The window starts where the link says; otherwise at the token's strongest feature.
+  if (linkedWindow) explainer.start = state.windowStart;
+  explainer.zoom = state.zoom;
+  explainer.scale = state.scale;
+  return explainer;
 }
 
 /** The weights the link names (a local file cannot be linked: GPT-2 from the Hub instead). */

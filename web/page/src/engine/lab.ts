@@ -97,6 +97,142 @@ interface RowTable {
   failing: Uint8Array;
 }
 
+/** A file being compared: its result and row table as they fill, slice by slice. */
+interface Acc {
+  f: ExpectedFile;
+  res: LabFileResult;
+  exact: ReturnType<typeof emptyReferenceCheck>;
+  table: RowTable;
+  worstRatio: number;
+}
+
+/** One slice of rows: the input, this library's output, the expected file's values and the exact answer. */
+interface Slice {
+  first: number;
+  n: number;
+  d: number;
+  x: Float32Array;
+  y: Float32Array;
+  e: Float32Array;
+  ref: Float32Array;
+  beta: Float32Array | null;
+}
+
+/** A file's result before any row is compared (its shape's verdict already in). */
+function emptyFileResult(
+  f: ExpectedFile,
+  diff: { error: string | null; note: string | null },
+  rows: number,
+): LabFileResult {
+  return {
+    id: f.info.id,
+    name: f.info.name,
+    shape: f.info.shape,
+    shapeError: diff.error,
+    shapeNote: diff.note,
+    rows,
+    values: 0,
+    failingValues: 0,
+    failingRows: 0,
+    maxAbs: 0,
+    maxSulp: 0,
+    maxSulpAt: null,
+    nonFiniteBoth: 0,
+    nonFiniteMismatches: 0,
+    worst: null,
+    vsExact: toExactCheck(emptyReferenceCheck()),
+    pass: false,
+  };
+}
+
+function emptyRowTable(rows: number): RowTable {
+  return {
+    maxAbs: new Float64Array(rows),
+    maxSulp: new Float64Array(rows),
+    worstRatio: new Float64Array(rows),
+    worstFeature: new Int32Array(rows),
+    ours: new Float32Array(rows),
+    expected: new Float32Array(rows),
+    failing: new Uint8Array(rows),
+  };
+}
+
+/** How far past the tolerance a difference is: above 1 fails. */
+function failRatio(tolerance: Tolerance): (abs: number, s: number, e: number) => number {
+  return (abs, s, e) =>
+    tolerance.mode === 'ulp'
+      ? tolerance.ulp > 0
+        ? s / tolerance.ulp
+        : s > 0
+          ? Infinity
+          : 0
+      : abs === 0
+        ? 0
+        : abs / (tolerance.atol + tolerance.rtol * Math.abs(e));
+}
+
+/** Compares one slice of rows of a file with this library's output, into its result and row table. */
+function compareSlice(acc: Acc, slice: Slice, ratioOf: (abs: number, s: number, e: number) => number): void {
+  const { first, n, d, x, y, e, ref, beta } = slice;
+  const t = acc.table;
+  const res = acc.res;
+  for (let r = 0; r < n; r++) {
+    const row = first + r;
+    let rowWorst = -1;
+    let rowFeature = 0;
+    let rowFailing = 0;
+    let rowAbs = 0;
+    let rowSulp = 0;
+    for (let j = 0; j < d; j++) {
+      const i = r * d + j;
+      const a = y[i]!;
+      const b = e[i]!;
+      const ca = finiteClass(a);
+      const cb = finiteClass(b);
+      let ratio: number;
+      if (ca !== 0 || cb !== 0) {
+        if (ca === cb) {
+          res.nonFiniteBoth++;
+          continue;
+        }
+        res.nonFiniteMismatches++;
+        ratio = Infinity;
+      } else {
+        res.values++;
+        const abs = Math.abs(a - b);
+        const s = sulp(a, b, beta ? beta[j]! : 0);
+        if (abs > rowAbs) rowAbs = abs;
+        if (s > rowSulp) rowSulp = s;
+        if (abs > res.maxAbs) res.maxAbs = abs;
+        if (s > res.maxSulp) {
+          res.maxSulp = s;
+          res.maxSulpAt = { row, feature: j, ours: a, expected: b, abs };
+        }
+        ratio = ratioOf(abs, s, b);
+      }
+      if (ratio > 1) rowFailing++;
+      if (ratio > rowWorst) {
+        rowWorst = ratio;
+        rowFeature = j;
+      }
+    }
+    t.maxAbs[row] = rowAbs;
+    t.maxSulp[row] = rowSulp;
+    t.worstRatio[row] = rowWorst;
+    t.worstFeature[row] = rowFeature;
+    t.ours[row] = y[r * d + rowFeature]!;
+    t.expected[row] = e[r * d + rowFeature]!;
+    t.failing[row] = rowFailing ? 1 : 0;
+    res.failingValues += rowFailing;
+    if (rowFailing) res.failingRows++;
+    if (rowWorst > acc.worstRatio) {
+      acc.worstRatio = rowWorst;
+      const i = r * d + rowFeature;
+      res.worst = worstView(row, rowFeature, x[i]!, y[i]!, e[i]!, ref[i]!, beta ? beta[rowFeature]! : 0);
+    }
+  }
+}
+
 export class Lab {
   readonly files = new Map<number, ExpectedFile>();
   readonly #tables = new Map<number, RowTable>();
@@ -122,65 +258,17 @@ export class Lab {
     const norm = normFor(w, params);
     const beta = norm.beta;
     const ours = emptyReferenceCheck();
-    interface Acc {
-      f: ExpectedFile;
-      res: LabFileResult;
-      exact: ReturnType<typeof emptyReferenceCheck>;
-      table: RowTable;
-      worstRatio: number;
-    }
     const accs: Acc[] = [];
     const results: LabFileResult[] = [];
     for (const f of this.files.values()) {
       const diff = shapeDifference(f.info.shape, shape, f.info.name);
-      const res: LabFileResult = {
-        id: f.info.id,
-        name: f.info.name,
-        shape: f.info.shape,
-        shapeError: diff.error,
-        shapeNote: diff.note,
-        rows,
-        values: 0,
-        failingValues: 0,
-        failingRows: 0,
-        maxAbs: 0,
-        maxSulp: 0,
-        maxSulpAt: null,
-        nonFiniteBoth: 0,
-        nonFiniteMismatches: 0,
-        worst: null,
-        vsExact: toExactCheck(emptyReferenceCheck()),
-        pass: false,
-      };
+      const res = emptyFileResult(f, diff, rows);
       results.push(res);
       this.#tables.delete(f.info.id);
       if (diff.error) continue;
-      accs.push({
-        f,
-        res,
-        exact: emptyReferenceCheck(),
-        worstRatio: -1,
-        table: {
-          maxAbs: new Float64Array(rows),
-          maxSulp: new Float64Array(rows),
-          worstRatio: new Float64Array(rows),
-          worstFeature: new Int32Array(rows),
-          ours: new Float32Array(rows),
-          expected: new Float32Array(rows),
-          failing: new Uint8Array(rows),
-        },
-      });
+      accs.push({ f, res, exact: emptyReferenceCheck(), worstRatio: -1, table: emptyRowTable(rows) });
     }
-    const ratioOf = (abs: number, s: number, e: number) =>
-      tolerance.mode === 'ulp'
-        ? tolerance.ulp > 0
-          ? s / tolerance.ulp
-          : s > 0
-            ? Infinity
-            : 0
-        : abs === 0
-          ? 0
-          : abs / (tolerance.atol + tolerance.rtol * Math.abs(e));
+    const ratioOf = failRatio(tolerance);
     for (let first = 0; first < rows; first += src.sliceRows) {
       if (job.cancelled) throw new CancelledError();
       const n = Math.min(src.sliceRows, rows - first);
@@ -191,63 +279,7 @@ export class Lab {
       for (const acc of accs) {
         const e = await acc.f.readValues(first * d, n * d);
         accumulateReference(acc.exact, e, ref, d, beta, first * d);
-        const t = acc.table;
-        const res = acc.res;
-        for (let r = 0; r < n; r++) {
-          const row = first + r;
-          let rowWorst = -1;
-          let rowFeature = 0;
-          let rowFailing = 0;
-          let rowAbs = 0;
-          let rowSulp = 0;
-          for (let j = 0; j < d; j++) {
-            const i = r * d + j;
-            const a = y[i]!;
-            const b = e[i]!;
-            const ca = finiteClass(a);
-            const cb = finiteClass(b);
-            let ratio: number;
-            if (ca !== 0 || cb !== 0) {
-              if (ca === cb) {
-                res.nonFiniteBoth++;
-                continue;
-              }
-              res.nonFiniteMismatches++;
-              ratio = Infinity;
-            } else {
-              res.values++;
-              const abs = Math.abs(a - b);
-              const s = sulp(a, b, beta ? beta[j]! : 0);
-              if (abs > rowAbs) rowAbs = abs;
-              if (s > rowSulp) rowSulp = s;
-              if (abs > res.maxAbs) res.maxAbs = abs;
-              if (s > res.maxSulp) {
-                res.maxSulp = s;
-                res.maxSulpAt = { row, feature: j, ours: a, expected: b, abs };
-              }
-              ratio = ratioOf(abs, s, b);
-            }
-            if (ratio > 1) rowFailing++;
-            if (ratio > rowWorst) {
-              rowWorst = ratio;
-              rowFeature = j;
-            }
-          }
-          t.maxAbs[row] = rowAbs;
-          t.maxSulp[row] = rowSulp;
-          t.worstRatio[row] = rowWorst;
-          t.worstFeature[row] = rowFeature;
-          t.ours[row] = y[r * d + rowFeature]!;
-          t.expected[row] = e[r * d + rowFeature]!;
-          t.failing[row] = rowFailing ? 1 : 0;
-          res.failingValues += rowFailing;
-          if (rowFailing) res.failingRows++;
-          if (rowWorst > acc.worstRatio) {
-            acc.worstRatio = rowWorst;
-            const i = r * d + rowFeature;
-            res.worst = worstView(row, rowFeature, x[i]!, y[i]!, e[i]!, ref[i]!, beta ? beta[rowFeature]! : 0);
-          }
-        }
+        compareSlice(acc, { first, n, d, x, y, e, ref, beta }, ratioOf);
       }
       job.progress({ phase: 'compare', done: first + n, total: rows });
     }

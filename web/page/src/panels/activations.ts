@@ -14,17 +14,44 @@ const BIG_PASTE = 256 * 1024;
  */
 const MAX_PASTE = 2_000_000;
 
+type Inputs = Record<keyof typeof LIMITS, HTMLInputElement>;
+type Say = (text: string) => void;
+
 export function mountActivations(store: PageStore): void {
-  const inputs = {
+  const inputs: Inputs = {
     B: $<HTMLInputElement>('gen-b'),
     T: $<HTMLInputElement>('gen-t'),
     seed: $<HTMLInputElement>('gen-seed'),
   };
-  const tokensInput = $<HTMLInputElement>('tokens-file');
-  let lastFile: File | null = null;
 
   const error = (text: string) => store.set({ actMessage: { kind: 'error', text } });
+  mountGenerator(store, inputs, error);
+  mountPaste(store, error);
+  mountFiles(store);
+  mountLarge(store);
 
+  store.watch(['actMessage'], (s) => {
+    const m = s.actMessage;
+    setMsg($('act-msg'), m?.text ?? '', m?.kind ?? 'info');
+    if (!m || m.kind !== 'error') for (const i of Object.values(inputs)) markInvalid(i, false);
+  });
+
+  store.watch(['activations', 'weightsLoad', 'weights'], (s) => {
+    const a = s.activations;
+    const node = $('act-summary');
+    if (!a) {
+      node.textContent = 'No activations yet.';
+      return;
+    }
+    const rows = `${fmtInt(a.rows)} ${a.rows === 1 ? 'row' : 'rows'} of d = ${a.d}`;
+    const tokens = a.tokens ? ', labelled by their tokens' : '';
+    const read = a.streamed ? `, read in slices from ${fmtBytes(a.bytes)}` : '';
+    node.textContent = `${a.label}: shape ${fmtShape(a.shape)} (${rows}${tokens}${read})`;
+  });
+}
+
+/** The generator's B, T and seed: checked, then generated; a new sample's shows there. */
+function mountGenerator(store: PageStore, inputs: Inputs, error: Say): void {
   $('gen-btn').addEventListener('click', () => {
     const values: Record<string, number> = {};
     const problems: string[] = [];
@@ -47,6 +74,15 @@ export function mountActivations(store: PageStore): void {
     store.dispatch({ type: 'act/generate', B: values.B!, T: values.T!, seed: values.seed! });
   });
 
+  store.watch(['gen'], (s) => {
+    syncValue(inputs.B, String(s.gen.B));
+    syncValue(inputs.T, String(s.gen.T));
+    syncValue(inputs.seed, String(s.gen.seed));
+  });
+}
+
+/** Pasted numbers, a large paste kept out of the box. */
+function mountPaste(store: PageStore, error: Say): void {
   // A large paste never goes into the text box: laying out megabytes of text would hold the main
   // thread for seconds. It is kept aside and used as if it were there.
   const box = $<HTMLTextAreaElement>('paste');
@@ -80,7 +116,12 @@ export function mountActivations(store: PageStore): void {
     if (!text.trim()) return error('Paste some numbers first: one row per line, or JSON nested arrays.');
     store.dispatch({ type: 'act/text', text });
   });
+}
 
+/** An uploaded file, and the tokens that label its rows (picked before or after it). */
+function mountFiles(store: PageStore): void {
+  const tokensInput = $<HTMLInputElement>('tokens-file');
+  let lastFile: File | null = null;
   $('npy-file').addEventListener('change', (e) => {
     const input = e.target as HTMLInputElement;
     const f = input.files?.[0];
@@ -94,34 +135,12 @@ export function mountActivations(store: PageStore): void {
     const t = tokensInput.files?.[0] ?? null;
     if (lastFile && t) store.dispatch({ type: 'act/file', file: lastFile, tokens: t });
   });
+}
 
+/** The progress card of a large file: its progress, cancel, download and, when done, what it took. */
+function mountLarge(store: PageStore): void {
   $('large-cancel').addEventListener('click', () => store.dispatch({ type: 'act/cancel' }));
   $('large-download').addEventListener('click', () => store.dispatch({ type: 'out/download', format: 'npy' }));
-
-  store.watch(['gen'], (s) => {
-    syncValue(inputs.B, String(s.gen.B));
-    syncValue(inputs.T, String(s.gen.T));
-    syncValue(inputs.seed, String(s.gen.seed));
-  });
-
-  store.watch(['actMessage'], (s) => {
-    const m = s.actMessage;
-    setMsg($('act-msg'), m?.text ?? '', m?.kind ?? 'info');
-    if (!m || m.kind !== 'error') for (const i of Object.values(inputs)) markInvalid(i, false);
-  });
-
-  store.watch(['activations', 'weightsLoad', 'weights'], (s) => {
-    const a = s.activations;
-    const node = $('act-summary');
-    if (!a) {
-      node.textContent = 'No activations yet.';
-      return;
-    }
-    const rows = `${fmtInt(a.rows)} ${a.rows === 1 ? 'row' : 'rows'} of d = ${a.d}`;
-    const tokens = a.tokens ? ', labelled by their tokens' : '';
-    const read = a.streamed ? `, read in slices from ${fmtBytes(a.bytes)}` : '';
-    node.textContent = `${a.label}: shape ${fmtShape(a.shape)} (${rows}${tokens}${read})`;
-  });
 
   store.watch(['large'], (s) => {
     const l = s.large;

@@ -10,6 +10,7 @@ import {
   ULP_BIN_LABELS,
   type ElementView,
   type LabFileResult,
+  type LabResult,
   type ToleranceMode,
 } from '../engine/protocol';
 import { isCurrent, type PageState, type PageStore } from '../state';
@@ -31,9 +32,9 @@ function tolText(t: PageState['tolerance']): string {
 
 export function mountCheck(store: PageStore, root: HTMLElement): void {
   const hist = new Histogram($('ulp-hist'));
-  const atol = $<HTMLInputElement>('atol');
-  const rtol = $<HTMLInputElement>('rtol');
-  const ulp = $<HTMLInputElement>('ulp-tol');
+  mountTolerance(store, root);
+  mountLabView(store);
+  mountReport(store);
 
   $('scalar-btn').addEventListener('click', () => store.dispatch({ type: 'check/scalar' }));
   $('expected-file').addEventListener('change', (e) => {
@@ -41,85 +42,6 @@ export function mountCheck(store: PageStore, root: HTMLElement): void {
     const files = [...(input.files ?? [])];
     input.value = '';
     if (files.length) store.dispatch({ type: 'lab/add', files });
-  });
-  const readTolerance = () => {
-    const mode = radioValue(root, 'tolmode') as ToleranceMode;
-    const a = parseFinite(atol.value);
-    const r = parseFinite(rtol.value);
-    const u = parseFinite(ulp.value);
-    const bad = [
-      [atol, a],
-      [rtol, r],
-      [ulp, u],
-    ] as const;
-    let problem = '';
-    for (const [input, v] of bad) {
-      const wrong = v === null || v < 0;
-      markInvalid(input, wrong);
-      if (wrong) problem = 'Tolerances must be numbers ≥ 0.';
-    }
-    setMsg($('tol-msg'), problem, 'error');
-    if (!problem) store.set({ tolerance: { mode, atol: a!, rtol: r!, ulp: u! } });
-  };
-  for (const i of [atol, rtol, ulp]) i.addEventListener('input', readTolerance);
-  for (const r of root.querySelectorAll<HTMLInputElement>('input[name="tolmode"]'))
-    r.addEventListener('change', readTolerance);
-
-  const fileSelect = $<HTMLSelectElement>('lab-file');
-  const sortSelect = $<HTMLSelectElement>('lab-sort');
-  const failing = $<HTMLInputElement>('lab-failing');
-  const setView = (patch: Partial<NonNullable<PageState['labView']>>) => {
-    const v = store.state.labView;
-    if (v) store.set({ labView: { ...v, offset: 0, ...patch } });
-  };
-  fileSelect.addEventListener('change', () => setView({ fileId: Number(fileSelect.value) }));
-  sortSelect.addEventListener('change', () => setView({ sort: sortSelect.value as 'row' | 'abs' | 'ulp' }));
-  failing.addEventListener('change', () => setView({ failingOnly: failing.checked }));
-  $('lab-prev').addEventListener('click', () => {
-    const v = store.state.labView;
-    if (v) store.set({ labView: { ...v, offset: Math.max(0, v.offset - PAGE) } });
-  });
-  $('lab-next').addEventListener('click', () => {
-    const v = store.state.labView;
-    const total = store.state.labRows?.total ?? 0;
-    if (v && v.offset + PAGE < total) store.set({ labView: { ...v, offset: v.offset + PAGE } });
-  });
-
-  const reportMsg = (text: string) => setMsg($('report-msg'), text);
-  $('report-copy-text').addEventListener('click', async () =>
-    reportMsg(
-      (await copyText(reportText(store.state))) ? 'Copied the text report.' : 'Select the report below and copy it.',
-    ),
-  );
-  $('report-copy-json').addEventListener('click', async () =>
-    reportMsg(
-      (await copyText(JSON.stringify(reportJson(store.state), null, 2)))
-        ? 'Copied the JSON report.'
-        : 'Copying was refused by the browser.',
-    ),
-  );
-  $('report-download').addEventListener('click', () => {
-    const blob = new Blob([JSON.stringify(reportJson(store.state), null, 2)], { type: 'application/json' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = 'layernorm-lab-report.json';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
-  });
-
-  store.watch(['tolerance'], (s) => {
-    const t = s.tolerance;
-    root.querySelector<HTMLInputElement>(`input[name="tolmode"][value="${t.mode}"]`)!.checked = true;
-    // Keep the text as typed when it already means the stored number.
-    for (const [input, v] of [
-      [atol, t.atol],
-      [rtol, t.rtol],
-      [ulp, t.ulp],
-    ] as const) {
-      if (parseFinite(input.value) !== v) syncValue(input, tolNum(v));
-    }
   });
 
   store.watch(['result', 'activations'], (s) => renderReference(s, hist), { defer: true });
@@ -160,6 +82,98 @@ export function mountCheck(store: PageStore, root: HTMLElement): void {
     { defer: true },
   );
   store.watch(['labRows', 'labView'], (s) => renderRows(s), { defer: true });
+}
+
+/** The tolerance's inputs, both ways: what is typed (when valid) sets it; a new one shows there. */
+function mountTolerance(store: PageStore, root: HTMLElement): void {
+  const atol = $<HTMLInputElement>('atol');
+  const rtol = $<HTMLInputElement>('rtol');
+  const ulp = $<HTMLInputElement>('ulp-tol');
+  const readTolerance = () => {
+    const mode = radioValue(root, 'tolmode') as ToleranceMode;
+    const a = parseFinite(atol.value);
+    const r = parseFinite(rtol.value);
+    const u = parseFinite(ulp.value);
+    const bad = [
+      [atol, a],
+      [rtol, r],
+      [ulp, u],
+    ] as const;
+    let problem = '';
+    for (const [input, v] of bad) {
+      const wrong = v === null || v < 0;
+      markInvalid(input, wrong);
+      if (wrong) problem = 'Tolerances must be numbers ≥ 0.';
+    }
+    setMsg($('tol-msg'), problem, 'error');
+    if (!problem) store.set({ tolerance: { mode, atol: a!, rtol: r!, ulp: u! } });
+  };
+  for (const i of [atol, rtol, ulp]) i.addEventListener('input', readTolerance);
+  for (const r of root.querySelectorAll<HTMLInputElement>('input[name="tolmode"]'))
+    r.addEventListener('change', readTolerance);
+
+  store.watch(['tolerance'], (s) => {
+    const t = s.tolerance;
+    root.querySelector<HTMLInputElement>(`input[name="tolmode"][value="${t.mode}"]`)!.checked = true;
+    // Keep the text as typed when it already means the stored number.
+    for (const [input, v] of [
+      [atol, t.atol],
+      [rtol, t.rtol],
+      [ulp, t.ulp],
+    ] as const) {
+      if (parseFinite(input.value) !== v) syncValue(input, tolNum(v));
+    }
+  });
+}
+
+/** The lab's table of rows: which file, in which order, only the failing ones, a page at a time. */
+function mountLabView(store: PageStore): void {
+  const fileSelect = $<HTMLSelectElement>('lab-file');
+  const sortSelect = $<HTMLSelectElement>('lab-sort');
+  const failing = $<HTMLInputElement>('lab-failing');
+  const setView = (patch: Partial<NonNullable<PageState['labView']>>) => {
+    const v = store.state.labView;
+    if (v) store.set({ labView: { ...v, offset: 0, ...patch } });
+  };
+  fileSelect.addEventListener('change', () => setView({ fileId: Number(fileSelect.value) }));
+  sortSelect.addEventListener('change', () => setView({ sort: sortSelect.value as 'row' | 'abs' | 'ulp' }));
+  failing.addEventListener('change', () => setView({ failingOnly: failing.checked }));
+  $('lab-prev').addEventListener('click', () => {
+    const v = store.state.labView;
+    if (v) store.set({ labView: { ...v, offset: Math.max(0, v.offset - PAGE) } });
+  });
+  $('lab-next').addEventListener('click', () => {
+    const v = store.state.labView;
+    const total = store.state.labRows?.total ?? 0;
+    if (v && v.offset + PAGE < total) store.set({ labView: { ...v, offset: v.offset + PAGE } });
+  });
+}
+
+/** The lab's report: copied as text or JSON, or downloaded. */
+function mountReport(store: PageStore): void {
+  const reportMsg = (text: string) => setMsg($('report-msg'), text);
+  $('report-copy-text').addEventListener('click', async () =>
+    reportMsg(
+      (await copyText(reportText(store.state))) ? 'Copied the text report.' : 'Select the report below and copy it.',
+    ),
+  );
+  $('report-copy-json').addEventListener('click', async () =>
+    reportMsg(
+      (await copyText(JSON.stringify(reportJson(store.state), null, 2)))
+        ? 'Copied the JSON report.'
+        : 'Copying was refused by the browser.',
+    ),
+  );
+  $('report-download').addEventListener('click', () => {
+    const blob = new Blob([JSON.stringify(reportJson(store.state), null, 2)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'layernorm-lab-report.json';
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+  });
 }
 
 function renderReference(s: Readonly<PageState>, hist: Histogram): void {
@@ -310,7 +324,27 @@ function renderLab(s: Readonly<PageState>): void {
   out.replaceChildren(...r.files.map((f) => verdictLine(f, s, r.tolerance)));
   if (!isCurrent(s, r)) out.append(el('p', 'These verdicts are for the previous output; updating…', 'hint'));
 
-  // Side by side: every output against the exact answer.
+  side.replaceChildren(sideBySide(r));
+  const chosen = r.files.find((f) => f.id === s.labView?.fileId) ?? r.files.find((f) => !f.shapeError);
+  if (chosen?.worst) side.append(worstTable(chosen.name, chosen.worst, s));
+
+  $('lab-report').hidden = false;
+  $('report-text').textContent = reportText(s);
+  const files = r.files.filter((f) => !f.shapeError);
+  $('lab-rows').hidden = files.length === 0;
+  const select = $<HTMLSelectElement>('lab-file');
+  select.replaceChildren(
+    ...files.map((f) => {
+      const o = el('option', f.name);
+      o.value = String(f.id);
+      return o;
+    }),
+  );
+  if (s.labView) select.value = String(s.labView.fileId);
+}
+
+/** Side by side: every output against the exact answer, this library's first. */
+function sideBySide(r: LabResult): HTMLElement {
   const table = el('table', undefined, 'side-by-side');
   const cap = el('caption', 'Each output against the exact answer (float64, rounded once to float32)');
   cap.id = 'side-caption';
@@ -356,23 +390,7 @@ function renderLab(s: Readonly<PageState>): void {
   wrap.setAttribute('role', 'region');
   wrap.setAttribute('aria-labelledby', 'side-caption');
   wrap.append(table);
-  side.replaceChildren(wrap);
-  const chosen = r.files.find((f) => f.id === s.labView?.fileId) ?? r.files.find((f) => !f.shapeError);
-  if (chosen?.worst) side.append(worstTable(chosen.name, chosen.worst, s));
-
-  $('lab-report').hidden = false;
-  $('report-text').textContent = reportText(s);
-  const files = r.files.filter((f) => !f.shapeError);
-  $('lab-rows').hidden = files.length === 0;
-  const select = $<HTMLSelectElement>('lab-file');
-  select.replaceChildren(
-    ...files.map((f) => {
-      const o = el('option', f.name);
-      o.value = String(f.id);
-      return o;
-    }),
-  );
-  if (s.labView) select.value = String(s.labView.fileId);
+  return wrap;
 }
 
 /** The worst element with enough digits to see the difference, and its bits. */

@@ -54,41 +54,9 @@ export function mountOutput(store: PageStore): void {
       : 'Hover to read values; click a row (or focus the heatmap, move with the arrow keys and press Enter) to explain that token in the explainer above.';
   });
 
-  store.watch(['result', 'resultError', 'computing', 'weights', 'weightsLoad', 'activations', 'eps', 'form'], (s) => {
-    const summary = $('out-summary');
-    const r = s.result;
-    if (s.resultError) summary.textContent = s.resultError;
-    else if (r) {
-      summary.textContent =
-        `Output ${fmtShape(r.shape)}: ${fmtInt(r.rows * r.d)} values, ε = ${fmtEps(r.params.eps)}, ${formLabel(r.params.form)}` +
-        (r.output.nonFinite ? `, ${fmtInt(r.output.nonFinite)} of them NaN or ±Inf (black in the heatmap)` : '') +
-        (r.rows > r.sampleRows.length
-          ? ` — the heatmap shows ${fmtInt(r.sampleRows.length)} evenly spaced rows of ${fmtInt(r.rows)}`
-          : '');
-    } else if (!s.weights && s.weightsLoad?.status === 'loading') {
-      summary.textContent = `Waiting for the weights (${s.weightsLoad.label}).`;
-    } else if (s.computing) summary.textContent = 'Normalizing…';
-    else summary.textContent = 'Run the norm by loading weights and activations.';
-    const stale = staleReason(s);
-    $('out-stale').hidden = stale === null;
-    $('out-stale').textContent = stale ?? '';
-
-    const usable = r !== null && !s.resultError;
-    $<HTMLButtonElement>('dl-npy').disabled = !usable;
-    $<HTMLButtonElement>('dl-json').disabled = !usable || (s.activations?.streamed ?? false);
-    const notes: string[] = [];
-    if (usable && s.activations?.streamed) notes.push('This output is too large for JSON; the .npy holds every row.');
-    if (usable && r.output.nonFinite) {
-      notes.push(
-        `JSON has no NaN or ±Inf: the ${fmtInt(r.output.nonFinite)} non-finite values are written as null. The .npy keeps them exactly.`,
-      );
-    }
-    $('dl-note').textContent = notes.join(' ');
-    if (!usable) {
-      heatmap.clear(s.resultError ? 'No output: see the message above.' : '');
-      drawHeatAxes(heatmap, null, s.row);
-    }
-  });
+  store.watch(['result', 'resultError', 'computing', 'weights', 'weightsLoad', 'activations', 'eps', 'form'], (s) =>
+    renderSummary(s, heatmap),
+  );
 
   const view = (s: Readonly<PageState>) => ({ zoom: s.heatZoom, center: s.heatCenter, selectedRow: s.row });
 
@@ -124,6 +92,43 @@ export function mountOutput(store: PageStore): void {
     if (s.result) heatmap.setView(view(s));
     axes();
   });
+}
+
+/** What the output is (or why there is none), whether it is stale, and what each download holds. */
+function renderSummary(s: Readonly<PageState>, heatmap: Heatmap): void {
+  const summary = $('out-summary');
+  const r = s.result;
+  if (s.resultError) summary.textContent = s.resultError;
+  else if (r) {
+    summary.textContent =
+      `Output ${fmtShape(r.shape)}: ${fmtInt(r.rows * r.d)} values, ε = ${fmtEps(r.params.eps)}, ${formLabel(r.params.form)}` +
+      (r.output.nonFinite ? `, ${fmtInt(r.output.nonFinite)} of them NaN or ±Inf (black in the heatmap)` : '') +
+      (r.rows > r.sampleRows.length
+        ? ` — the heatmap shows ${fmtInt(r.sampleRows.length)} evenly spaced rows of ${fmtInt(r.rows)}`
+        : '');
+  } else if (!s.weights && s.weightsLoad?.status === 'loading') {
+    summary.textContent = `Waiting for the weights (${s.weightsLoad.label}).`;
+  } else if (s.computing) summary.textContent = 'Normalizing…';
+  else summary.textContent = 'Run the norm by loading weights and activations.';
+  const stale = staleReason(s);
+  $('out-stale').hidden = stale === null;
+  $('out-stale').textContent = stale ?? '';
+
+  const usable = r !== null && !s.resultError;
+  $<HTMLButtonElement>('dl-npy').disabled = !usable;
+  $<HTMLButtonElement>('dl-json').disabled = !usable || (s.activations?.streamed ?? false);
+  const notes: string[] = [];
+  if (usable && s.activations?.streamed) notes.push('This output is too large for JSON; the .npy holds every row.');
+  if (usable && r.output.nonFinite) {
+    notes.push(
+      `JSON has no NaN or ±Inf: the ${fmtInt(r.output.nonFinite)} non-finite values are written as null. The .npy keeps them exactly.`,
+    );
+  }
+  $('dl-note').textContent = notes.join(' ');
+  if (!usable) {
+    heatmap.clear(s.resultError ? 'No output: see the message above.' : '');
+    drawHeatAxes(heatmap, null, s.row);
+  }
 }
 
 /** Rows of the statistics table drawn at first; the rest on request. */

@@ -14,43 +14,8 @@ const TOLERANCE_SETTLE_MS = 150;
 const LAB_ROWS = 50;
 
 export function startChecks(store: PageStore, requests: Requests): void {
-  async function scalar(): Promise<void> {
-    const p = layerParams(store.state);
-    if (!p || !store.state.result) return;
-    store.set({ scalar: job('running', store.state.scalar.result) });
-    try {
-      const r = await requests.run('scalar', 'scalar', p, (done, total) =>
-        store.set({ scalar: job('running', store.state.scalar.result, '', done, total) }),
-      );
-      store.set({ scalar: job('done', r) });
-    } catch (e) {
-      if (!(e instanceof Cancelled)) store.set({ scalar: job<never>('failed', null, errorText(e)) });
-    }
-  }
-
-  async function lab(): Promise<void> {
-    const s = store.state;
-    const p = layerParams(s);
-    if (!p || !s.result || !s.expected.length) {
-      if (!s.expected.length) store.set({ lab: idle(), labRows: null, labView: null });
-      return;
-    }
-    store.set({ lab: job('running', s.lab.result) });
-    try {
-      const r = await requests.run('lab', 'lab', { ...p, tolerance: s.tolerance }, (done, total) =>
-        store.set({ lab: job('running', store.state.lab.result, '', done, total) }),
-      );
-      const view = store.state.labView;
-      const keep = view && r.files.some((f) => f.id === view.fileId && !f.shapeError);
-      const first = r.files.find((f) => !f.shapeError);
-      store.set({
-        lab: job('done', r),
-        labView: keep ? { ...view } : first ? { fileId: first.id, sort: 'abs', failingOnly: false, offset: 0 } : null,
-      });
-    } catch (e) {
-      if (!(e instanceof Cancelled)) store.set({ lab: job<never>('failed', null, errorText(e)) });
-    }
-  }
+  const scalar = () => runScalar(store, requests);
+  const lab = () => runLab(store, requests);
 
   store.handle('check/scalar', () => void scalar());
   store.handle('lab/add', async ({ files }) => {
@@ -107,4 +72,44 @@ export function startChecks(store: PageStore, requests: Requests): void {
     },
     { immediate: false },
   );
+}
+
+/** The scalar check of the current output: the module against the reference, value by value. */
+async function runScalar(store: PageStore, requests: Requests): Promise<void> {
+  const p = layerParams(store.state);
+  if (!p || !store.state.result) return;
+  store.set({ scalar: job('running', store.state.scalar.result) });
+  try {
+    const r = await requests.run('scalar', 'scalar', p, (done, total) =>
+      store.set({ scalar: job('running', store.state.scalar.result, '', done, total) }),
+    );
+    store.set({ scalar: job('done', r) });
+  } catch (e) {
+    if (!(e instanceof Cancelled)) store.set({ scalar: job<never>('failed', null, errorText(e)) });
+  }
+}
+
+/** The lab: the visitor's expected outputs against the exact answer, with the current tolerance. */
+async function runLab(store: PageStore, requests: Requests): Promise<void> {
+  const s = store.state;
+  const p = layerParams(s);
+  if (!p || !s.result || !s.expected.length) {
+    if (!s.expected.length) store.set({ lab: idle(), labRows: null, labView: null });
+    return;
+  }
+  store.set({ lab: job('running', s.lab.result) });
+  try {
+    const r = await requests.run('lab', 'lab', { ...p, tolerance: s.tolerance }, (done, total) =>
+      store.set({ lab: job('running', store.state.lab.result, '', done, total) }),
+    );
+    const view = store.state.labView;
+    const keep = view && r.files.some((f) => f.id === view.fileId && !f.shapeError);
+    const first = r.files.find((f) => !f.shapeError);
+    store.set({
+      lab: job('done', r),
+      labView: keep ? { ...view } : first ? { fileId: first.id, sort: 'abs', failingOnly: false, offset: 0 } : null,
+    });
+  } catch (e) {
+    if (!(e instanceof Cancelled)) store.set({ lab: job<never>('failed', null, errorText(e)) });
+  }
 }

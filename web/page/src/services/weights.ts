@@ -28,6 +28,34 @@ function toWeights(info: WeightsInfo, source: WeightsSource): Weights {
   return { ...info, source, label, detail: `${fmtBytes(info.bytesRead)}${of} ${how}${dtype}`, synthetic: false };
 }
 
+/** What the engine is asked to load for `source`; synthetic weights keep the width of synthetic ones before. */
+function weightsRequest(
+  source: WeightsSource,
+  previous: Weights | null,
+  file: File | undefined,
+  config?: ConfigRequest,
+  weight?: string,
+): WeightsRequest {
+  const extra = { ...(config ? { config } : {}), ...(weight ? { weight } : {}) };
+  return source.kind === 'synthetic'
+    ? { kind: 'synthetic', seed: source.seed, d: previous?.synthetic ? previous.d : DEFAULT_D }
+    : source.kind === 'file'
+      ? { kind: 'file', file: file!, ...extra }
+      : source.kind === 'hf'
+        ? { kind: 'gpt2' }
+        : { kind: 'url', url: source.url, ...extra };
+}
+
+/** The checkpoint's ε replaces one it set before or the default, never one the visitor chose. */
+function epsFor(origin: PageState['epsOrigin'], info: WeightsInfo): Partial<PageState> {
+  if (origin === 'typed') return {};
+  if (info.eps !== null) {
+    const text = fmtEps(info.eps);
+    return { epsText: text, eps: Number(text), epsOrigin: 'checkpoint' };
+  }
+  return origin === 'checkpoint' ? { epsText: '1e-5', eps: 1e-5, epsOrigin: 'default' } : {};
+}
+
 export function startWeightsLoader(store: PageStore, engine: EngineClient): void {
   let inFlight: Call<WeightsInfo> | null = null;
 
@@ -39,15 +67,7 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
     store.set({ weightsSource: source });
     const previous = store.state.weights;
     if (source.kind === 'file' && file) lastFile = file;
-    const extra = { ...(config ? { config } : {}), ...(weight ? { weight } : {}) };
-    const request: WeightsRequest =
-      source.kind === 'synthetic'
-        ? { kind: 'synthetic', seed: source.seed, d: previous?.synthetic ? previous.d : DEFAULT_D }
-        : source.kind === 'file'
-          ? { kind: 'file', file: (file ?? lastFile)!, ...extra }
-          : source.kind === 'hf'
-            ? { kind: 'gpt2' }
-            : { kind: 'url', url: source.url, ...extra };
+    const request = weightsRequest(source, previous, file ?? lastFile, config, weight);
     const label = describeSource(source);
     let timedOut = false;
     let idle: ReturnType<typeof setTimeout> | undefined;
@@ -74,7 +94,7 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
     }
     try {
       const info = await call.result;
-      store.set({ weights: toWeights(info, source), weightsLoad: null, ...epsFor(info) });
+      store.set({ weights: toWeights(info, source), weightsLoad: null, ...epsFor(store.state.epsOrigin, info) });
     } catch (e) {
       if (e instanceof Cancelled && !timedOut) return;
       const what = source.kind === 'hf' ? 'Hugging Face (huggingface.co)' : label;
@@ -100,23 +120,16 @@ export function startWeightsLoader(store: PageStore, engine: EngineClient): void
       const fallback: WeightsSource = { kind: 'synthetic', seed: 1 };
       const info = await engine.call('loadWeights', { kind: 'synthetic', seed: 1, d: DEFAULT_D });
       if (store.state.weights === null) {
-        store.set({ weightsSource: fallback, weights: toWeights(info, fallback), ...epsFor(info) });
+        store.set({
+          weightsSource: fallback,
+          weights: toWeights(info, fallback),
+          ...epsFor(store.state.epsOrigin, info),
+        });
       }
     } finally {
       clearTimeout(idle);
       if (inFlight === call) inFlight = null;
     }
-  }
-
-  /** The checkpoint's ε replaces one it set before or the default, never one the visitor chose. */
-  function epsFor(info: WeightsInfo): Partial<PageState> {
-    const origin = store.state.epsOrigin;
-    if (origin === 'typed') return {};
-    if (info.eps !== null) {
-      const text = fmtEps(info.eps);
-      return { epsText: text, eps: Number(text), epsOrigin: 'checkpoint' };
-    }
-    return origin === 'checkpoint' ? { epsText: '1e-5', eps: 1e-5, epsOrigin: 'default' } : {};
   }
 
   store.handle('weights/load', (a) => void load(a.source, a.file, a.config, a.weight));

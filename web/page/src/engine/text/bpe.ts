@@ -48,21 +48,8 @@ function parseMerges(value: unknown): [string, string][] {
   });
 }
 
-/** A tokenizer from the text of a tokenizer.json of a byte-level BPE model (GPT-2's). */
-export function readTokenizer(json: string, source: string): Tokenizer {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    throw new TokenizerError(`${source} is not a tokenizer.json: it is not JSON (it begins “${json.slice(0, 40)}”).`);
-  }
-  const model = (parsed as { model?: { type?: unknown; vocab?: unknown; merges?: unknown } } | null)?.model;
-  if (!model || model.type !== 'BPE' || typeof model.vocab !== 'object' || model.vocab === null) {
-    throw new TokenizerError(
-      `${source} is not a byte-level BPE tokenizer.json (GPT-2's): expected model.type "BPE" with a vocab, got ${JSON.stringify(model?.type ?? null)}.`,
-    );
-  }
-  const vocab = new Map(Object.entries(model.vocab as Record<string, number>));
+/** The added tokens (e.g. <|endoftext|>) by their text, and a split that finds them in a text (null: none). */
+function addedTokens(parsed: unknown): { addedIds: Map<string, number>; special: RegExp | null } {
   const addedList = (parsed as { added_tokens?: unknown }).added_tokens;
   const addedIds = new Map<string, number>();
   for (const a of Array.isArray(addedList) ? addedList : []) {
@@ -79,10 +66,13 @@ export function readTokenizer(json: string, source: string): Tokenizer {
           .join('|')})`,
       )
     : null;
-  const ranks = new Map(parseMerges(model.merges).map(([a, b], i) => [`${a} ${b}`, i]));
-  const cache = new Map<string, string[]>();
+  return { addedIds, special };
+}
 
-  const bpe = (word: string): string[] => {
+/** Byte-level BPE: a word's characters merged pair by pair, the lowest-ranked pair first (each word once). */
+function bpeMerger(ranks: ReadonlyMap<string, number>): (word: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (word) => {
     const known = cache.get(word);
     if (known) return known;
     let parts = [...word];
@@ -105,6 +95,26 @@ export function readTokenizer(json: string, source: string): Tokenizer {
     cache.set(word, parts);
     return parts;
   };
+}
+
+/** A tokenizer from the text of a tokenizer.json of a byte-level BPE model (GPT-2's). */
+export function readTokenizer(json: string, source: string): Tokenizer {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new TokenizerError(`${source} is not a tokenizer.json: it is not JSON (it begins “${json.slice(0, 40)}”).`);
+  }
+  const model = (parsed as { model?: { type?: unknown; vocab?: unknown; merges?: unknown } } | null)?.model;
+  if (!model || model.type !== 'BPE' || typeof model.vocab !== 'object' || model.vocab === null) {
+    throw new TokenizerError(
+      `${source} is not a byte-level BPE tokenizer.json (GPT-2's): expected model.type "BPE" with a vocab, got ${JSON.stringify(model?.type ?? null)}.`,
+    );
+  }
+  const vocab = new Map(Object.entries(model.vocab as Record<string, number>));
+  const { addedIds, special } = addedTokens(parsed);
+  const ranks = new Map(parseMerges(model.merges).map(([a, b], i) => [`${a} ${b}`, i]));
+  const bpe = bpeMerger(ranks);
 
   const decoder = new TextDecoder();
   const show = (token: string) => decoder.decode(Uint8Array.from([...token], (c) => CHAR_BYTES.get(c) ?? 63));
