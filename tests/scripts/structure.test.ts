@@ -1,8 +1,8 @@
 // web/scripts/structure.mjs, which `npm run lint` runs: it fails on an import cycle, on a source
 // file over 600 lines and on a file under web/ that decides by a norm's name instead of its row in
-// web/src/norms.ts, on an id the page looks up that its markup lacks, and on an import across
-// layers that a folder's "May import" line does not allow, naming each, and passes
-// on this repository. The made-up checkouts are git
+// web/src/norms.ts, on an id the page looks up that its markup lacks, on an import across
+// layers that a folder's "May import" line does not allow, and on a function in the page's source
+// over 80 lines, naming each, and passes on this repository. The made-up checkouts are git
 // repositories in a temporary folder, their files new and untracked as a change under review is.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { MAX_LINES, NORM_SPEC, structureProblems, tableKeys } from '../../web/scripts/structure.mjs';
+import {
+  FUNCTION_SCOPE,
+  MAX_FUNCTION_LINES,
+  MAX_LINES,
+  NORM_SPEC,
+  structureProblems,
+  tableKeys,
+} from '../../web/scripts/structure.mjs';
 import { NORM_FORM_NAMES, NORM_KINDS } from '../../web/src/norms.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -93,7 +100,7 @@ describe('structure.mjs', () => {
     });
     expect(run(dir)).toEqual({
       status: 0,
-      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, every import under web/src in a direction its layer allows.\n`,
+      stdout: `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, every import under web/src in a direction its layer allows, no function in ${FUNCTION_SCOPE} over ${MAX_FUNCTION_LINES} lines.\n`,
       stderr: '',
     });
     expect(structureProblems(root)).toEqual([]);
@@ -162,6 +169,29 @@ describe('structure.mjs', () => {
     expect(r.stderr).toContain('every id the page looks up is in its markup; ');
   });
 
+  test(`fails on a function in the page's source over ${MAX_FUNCTION_LINES} lines, nested ones too, and not on one of ${MAX_FUNCTION_LINES}`, () => {
+    const over = MAX_FUNCTION_LINES + 1;
+    const long = `export function long(): void {\n${lines(MAX_FUNCTION_LINES - 1)}}\n`;
+    const dir = checkout('long-functions', {
+      'web/page/src/long.ts': long,
+      'web/page/src/exact.ts': `export const exact = () => {\n${lines(MAX_FUNCTION_LINES - 2)}};\n`,
+      'web/page/src/nested.ts': `export function outer(store: { watch(f: () => void): void }): void {\n  store.watch(() => {\n${lines(MAX_FUNCTION_LINES - 1)}  });\n}\n`,
+      'web/page/src/panels/method.ts': `export class A {\n  draw(): void {\n${lines(MAX_FUNCTION_LINES - 1)}  }\n}\n`,
+      // Outside the page's source, functions may be longer.
+      'web/src/long.ts': `// May import: nothing.\n${long}`,
+    });
+    const split = 'split it into functions with one job each';
+    expect(structureProblems(dir)).toEqual([
+      `web/page/src/long.ts:1: long is ${over} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+      `web/page/src/nested.ts:1: outer is ${over + 2} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+      `web/page/src/nested.ts:2: a function passed to store.watch is ${over} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+      `web/page/src/panels/method.ts:2: draw is ${over} lines (at most ${MAX_FUNCTION_LINES}): ${split}`,
+    ]);
+    const r = run(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`and no function in ${FUNCTION_SCOPE} is over ${MAX_FUNCTION_LINES} lines.`);
+  });
+
   test("fails on an import in a direction its layer's May import line does not allow, and on a layer that says none", () => {
     const dir = checkout('layers', {
       'web/src/facts.ts': '/**\n * The facts.\n *\n * May import: nothing.\n */\nexport const n = 1;\n',
@@ -183,7 +213,7 @@ describe('structure.mjs', () => {
     ]);
     const r = run(dir);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('allows on its "May import" line.');
+    expect(r.stderr).toContain('allows on its "May import" line; ');
   });
 
   test("reads this repository's norms and forms from the specification's rows", () => {

@@ -3,15 +3,17 @@
 // JS, CSS and HTML alike; Markdown and data are not source), no import cycle among the
 // JavaScript and TypeScript modules (type-only imports count: a cycle of types still means two
 // files that cannot be read, or moved, one without the other), and no norm spelled out under web/
-// beside its one specification (NORM_SPEC: see normNameProblems), and no id the page looks up
-// that its markup does not define (pageIdProblems), and no import under web/src in a direction its
-// layer does not allow (layers.mjs).
+// beside its one specification (NORM_SPEC: see normNameProblems), no id the page looks up
+// that its markup does not define (pageIdProblems), no import under web/src in a direction its
+// layer does not allow (layers.mjs), and no function in the page's source over
+// MAX_FUNCTION_LINES lines (longFunctions).
 // Usage: node web/scripts/structure.mjs [DIR]   (DIR: a git checkout, default this repository;
 // exit 1 listing every problem)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { root } from './common.mjs';
 import { layerProblems } from './layers.mjs';
 
@@ -226,6 +228,50 @@ export function pageIdProblems(paths, read) {
   return out;
 }
 
+/** The longest a function in the page's source may be, its body's lines counted. */
+export const MAX_FUNCTION_LINES = 80;
+/** Where MAX_FUNCTION_LINES holds. */
+export const FUNCTION_SCOPE = 'web/page/src/';
+
+/** What a function is called where it is written: its name, the variable or property it is, or what it is passed to. */
+function functionName(node, source) {
+  if (node.name) return node.name.getText(source);
+  const parent = node.parent;
+  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name) {
+    return parent.name.getText(source);
+  }
+  if (ts.isCallExpression(parent)) return `a function passed to ${parent.expression.getText(source)}`;
+  return 'a function';
+}
+
+/**
+ * Functions (declarations, methods, arrows, expressions) under FUNCTION_SCOPE whose body spans more
+ * than MAX_FUNCTION_LINES lines, as "path:line: name is N lines". A nested function counts on its
+ * own and inside the one that holds it.
+ */
+export function longFunctions(paths, read) {
+  const out = [];
+  for (const f of paths) {
+    if (!f.startsWith(FUNCTION_SCOPE) || !MODULE.test(f)) continue;
+    const source = ts.createSourceFile(f, read(f), ts.ScriptTarget.Latest, true);
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) && node.body) {
+        const line = (pos) => source.getLineAndCharacterOfPosition(pos).line;
+        const first = line(node.body.getStart(source));
+        const lines = line(node.body.end) - first + 1;
+        if (lines > MAX_FUNCTION_LINES) {
+          out.push(
+            `${f}:${first + 1}: ${functionName(node, source)} is ${lines} lines (at most ${MAX_FUNCTION_LINES})`,
+          );
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
 /** Every problem with the shape of the checkout `dir`, each one line; none when it is clean. */
 export function structureProblems(dir = root) {
   const files = sourceFiles(dir);
@@ -237,6 +283,7 @@ export function structureProblems(dir = root) {
     ...normNameProblems(files, read),
     ...pageIdProblems(files, read),
     ...layerProblems(trackedFiles(dir), read),
+    ...longFunctions(files, read).map((p) => `${p}: split it into functions with one job each`),
   ];
 }
 
@@ -253,12 +300,13 @@ export function checkStructure(dir = root) {
         'move what both sides of a cycle need into a module they both import, or pass it in; ' +
         `no file under web/ decides by a norm's name: take the fact from its row in ${NORM_SPEC}; ` +
         'every id the page looks up is in its markup; ' +
-        'and every import under web/src goes to a layer its folder\'s README.md (or, at the top, its opening comment) allows on its "May import" line.',
+        'every import under web/src goes to a layer its folder\'s README.md (or, at the top, its opening comment) allows on its "May import" line; ' +
+        `and no function in ${FUNCTION_SCOPE} is over ${MAX_FUNCTION_LINES} lines.`,
     );
     return false;
   }
   console.log(
-    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, every import under web/src in a direction its layer allows.`,
+    `Structure is clean: no source file over ${MAX_LINES} lines, no import cycle, no norm named outside ${NORM_SPEC}, no page id missing from its markup, every import under web/src in a direction its layer allows, no function in ${FUNCTION_SCOPE} over ${MAX_FUNCTION_LINES} lines.`,
   );
   return true;
 }
