@@ -30,8 +30,6 @@ function normSummary(w: Weights): string | null {
 
 export function mountWeights(store: PageStore, root: HTMLElement): void {
   const urlInput = $<HTMLInputElement>('weights-url');
-  const notice = $('weights-notice');
-  const noticeText = $('weights-notice-text');
   const retry = $<HTMLButtonElement>('weights-retry');
   const useSynthetic = $<HTMLButtonElement>('weights-use-synthetic');
   const eps = $<HTMLInputElement>('eps');
@@ -44,9 +42,9 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
   };
   const configFor = mountConfig();
   const load = (source: WeightsSource, file?: File, weight?: string) => {
-    const { config, problem } = configFor(source);
-    localProblem = problem;
-    if (problem !== null) return render();
+    const config = configFor(source);
+    localProblem = typeof config === 'string' ? config : null;
+    if (typeof config === 'string') return render();
     store.dispatch({
       type: 'weights/load',
       source,
@@ -74,8 +72,8 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
   onFile(root, (f) => load({ kind: 'file', name: f.name }, f));
   const loadUrl = () => {
     const url = weightsUrl(urlInput.value.trim());
-    if (url.problem === null) return load({ kind: 'url', url: url.href });
-    localProblem = url.problem;
+    if (url instanceof URL) return load({ kind: 'url', url: url.href });
+    localProblem = url;
     render();
   };
   $('weights-url-load').addEventListener('click', loadUrl);
@@ -94,7 +92,7 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
   function render(): void {
     const s = store.state;
     renderSource(s, root, urlInput);
-    renderNotice(s, localProblem, { notice, noticeText, retry, useSynthetic });
+    renderNotice(s, localProblem, retry, useSynthetic);
     renderSummary(s);
     renderLayer(s, root, presets);
     renderEps(s, eps);
@@ -105,25 +103,22 @@ export function mountWeights(store: PageStore, root: HTMLElement): void {
 
 /**
  * The config.json the visitor gives beside a local file or a URL: returns what goes with a load
- * from `source` (null: none), or what is wrong with the config.json's URL.
+ * from `source` (null: none), or what is wrong with the config.json's URL (a string).
  */
-function mountConfig(): (source: WeightsSource) => { config: ConfigRequest | null; problem: string | null } {
+function mountConfig(): (source: WeightsSource) => ConfigRequest | null | string {
   const configUrl = $<HTMLInputElement>('weights-config-url');
   let configFile: File | null = null;
   $('weights-config-file').addEventListener('change', (e) => {
     configFile = (e.target as HTMLInputElement).files?.[0] ?? null;
   });
   return (source) => {
-    if (source.kind === 'file') return { config: configFile && { kind: 'file', file: configFile }, problem: null };
+    if (source.kind === 'file') return configFile && { kind: 'file', file: configFile };
     const text = configUrl.value.trim();
-    if (source.kind !== 'url' || !text) return { config: null, problem: null };
+    if (source.kind !== 'url' || !text) return null;
     try {
-      return { config: { kind: 'url', url: new URL(text).href }, problem: null };
+      return { kind: 'url', url: new URL(text).href };
     } catch {
-      return {
-        config: null,
-        problem: `“${text}” is not a URL for the config.json. Enter a full http:// or https:// address, or leave it empty.`,
-      };
+      return `“${text}” is not a URL for the config.json. Enter a full http:// or https:// address, or leave it empty.`;
     }
   };
 }
@@ -150,17 +145,17 @@ function onFile(root: HTMLElement, loadFile: (f: File) => void): void {
 }
 
 /** A checkpoint's URL as typed: an http or https address, or what is wrong with it. */
-function weightsUrl(text: string): { href: string; problem: null } | { problem: string } {
+function weightsUrl(text: string): URL | string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { problem: `“${text}” is not a URL. Enter a full http:// or https:// address.` };
+    return `“${text}” is not a URL. Enter a full http:// or https:// address.`;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { problem: `Only http and https URLs are supported, not ${url.protocol.replace(':', '')}.` };
+    return `Only http and https URLs are supported, not ${url.protocol.replace(':', '')}.`;
   }
-  return { href: url.href, problem: null };
+  return url;
 }
 
 /** The Layer card's radios; picking one of LayerNorm's forms sets the form. */
@@ -189,20 +184,18 @@ function renderSource(s: Readonly<PageState>, root: HTMLElement, urlInput: HTMLI
   if (src.kind === 'synthetic') syncValue($<HTMLInputElement>('weights-seed'), String(src.seed));
 }
 
-interface NoticeElements {
-  notice: HTMLElement;
-  noticeText: HTMLElement;
-  retry: HTMLButtonElement;
-  useSynthetic: HTMLButtonElement;
-}
-
 /**
  * The notice: a problem with what was typed (`localProblem`), a failed load (with a retry, or the
  * checkpoint's norms to pick from), a load that keeps the page waiting, or what the loader assumed
  * about the weights in use.
  */
-function renderNotice(s: Readonly<PageState>, localProblem: string | null, e: NoticeElements): void {
-  const { notice, noticeText, retry, useSynthetic } = e;
+function renderNotice(
+  s: Readonly<PageState>,
+  localProblem: string | null,
+  retry: HTMLButtonElement,
+  useSynthetic: HTMLButtonElement,
+): void {
+  const notice = $('weights-notice');
   const w = s.weights;
   const l = s.weightsLoad;
   let text: string | null = null;
@@ -219,7 +212,7 @@ function renderNotice(s: Readonly<PageState>, localProblem: string | null, e: No
   }
   notice.hidden = text === null;
   notice.dataset.kind = kind;
-  noticeText.textContent = text ?? '';
+  $('weights-notice-text').textContent = text ?? '';
   retry.hidden = !(l?.status === 'failed' && l.retry && !localProblem);
   const candidates = l?.status === 'failed' && !localProblem ? l.candidates : [];
   $('weights-pick').hidden = candidates.length === 0;
