@@ -31,6 +31,7 @@ import type {
   ViewChangeDetail,
 } from './types.js';
 import { View, WINDOW, type ViewModel } from './view.js';
+import { EMPTY_GUIDE } from './empty-guide.js';
 
 const DEFAULT_EPS = 1e-5;
 const JSON_CHILD = ':scope > script[type="application/json"]';
@@ -443,11 +444,9 @@ export class LayerNormExplainer extends Base {
       // shows the guide, nor loads it.
       setTimeout(() => {
         if (!this.#guiding || !empty()) return;
-        void markup().then(({ EMPTY_GUIDE }) => {
-          if (!this.#guiding || this.#status) return;
-          this.#status = { kind: 'info', text: EMPTY_GUIDE };
-          this.#invalidate();
-        });
+        if (this.#status) return;
+        this.#status = { kind: 'info', text: EMPTY_GUIDE };
+        this.#invalidate();
       }, GUIDE_DELAY_MS);
     }
   }

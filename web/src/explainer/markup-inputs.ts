@@ -141,9 +141,3 @@ export async function loadFailure(src: string, error: unknown): Promise<string> 
   const url = new URL(src, document.baseURI).href;
   return (await answersHtml(url)) ? htmlAnswer(url) : message;
 }
-
-/** What the empty element says: what to set, with a two-line example. */
-export const EMPTY_GUIDE =
-  'Nothing to explain yet: give the element hidden states (and weights), for example\n' +
-  '<layernorm-explainer src="model.safetensors" activations-src="hidden.npy" tokens-src="tokens.json"></layernorm-explainer>\n' +
-  'or from a script: el.activations = { data, shape: [tokens, d], tokens }; el.weights = { gamma, beta }.';

@@ -28,7 +28,7 @@ export async function loadWeights(src: string, signal: AbortSignal): Promise<Exp
 }
 
 /**
- * What an element written in HTML alone needs (activations-src, an inline JSON script, the empty
- * element's guide, why a src failed): loaded only when one of them comes up.
+ * What an element written in HTML alone needs (activations-src, an inline JSON script, why a src
+ * failed): loaded only when one of them comes up.
  */
 export const markup = () => import('./markup-inputs.js');
