@@ -15,6 +15,7 @@ import {
 import { checkOutput, readActivations, weightsSource, writeFileAtomic } from './files.js';
 import { kb, range, shapeText, squeezed } from './format.js';
 import { USAGE, UsageError } from './usage.js';
+import { errorText } from '../checks/error-text.js';
 
 export interface CliIO {
   out(line: string): void;
@@ -53,7 +54,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io.err('Run layernorm-wasm --help for usage.');
       return 2;
     }
-    io.err(`layernorm-wasm: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`layernorm-wasm: ${errorText(error)}`);
     return 1;
   }
 }

@@ -32,6 +32,7 @@ import type {
 } from './types.js';
 import { View, WINDOW, type ViewModel } from './view.js';
 import { EMPTY_GUIDE } from './empty-guide.js';
+import { errorText } from '../checks/error-text.js';
 
 const DEFAULT_EPS = 1e-5;
 const JSON_CHILD = ':scope > script[type="application/json"]';
@@ -355,7 +356,7 @@ export class LayerNormExplainer extends Base {
       apply();
       this.#refused.delete(name);
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorText(e);
       this.#refused.set(name, message);
       this.#error(message, e);
     }
@@ -536,7 +537,7 @@ export class LayerNormExplainer extends Base {
         this.#busy = false;
         this.#firstDrawn();
         this.#settle();
-        this.#fail(`Could not compute row ${request.row}: ${e instanceof Error ? e.message : String(e)}`, e);
+        this.#fail(`Could not compute row ${request.row}: ${errorText(e)}`, e);
       },
     );
   }

@@ -6,6 +6,7 @@
  * can act on (an HTML page where a file was expected is a wrong URL, most of the time).
  */
 import type { ExplainerActivations, ExplainerWeights } from './types.js';
+import { errorText } from '../checks/error-text.js';
 
 const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
@@ -49,7 +50,7 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`${where} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`${where} is not JSON: ${errorText(e)}`);
   }
 }
 
@@ -127,7 +128,7 @@ export async function loadInto(
     return null;
   } catch (e) {
     const what = src ? `the activations from ${src}` : 'the inline <script type="application/json">';
-    return new Error(`Could not read ${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    return new Error(`Could not read ${what}: ${errorText(e)}`, { cause: e });
   }
 }
 
@@ -136,7 +137,7 @@ export async function loadInto(
  * mistyped path with its index.html) is said to be that, not a header length read from markup.
  */
 export async function loadFailure(src: string, error: unknown): Promise<string> {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (!(error instanceof Error && error.name === 'FormatError')) return message;
   const url = new URL(src, document.baseURI).href;
   return (await answersHtml(url)) ? htmlAnswer(url) : message;
