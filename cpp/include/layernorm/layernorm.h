@@ -109,7 +109,7 @@ Status Stages(const NormCall& call, RowStats* stats, const RowStages& stages);
 // it, with y as its output and those three ignored.
 Status Reference(const NormCall& call, float* y);
 
-// The float32 LayerNorm in one line, as before NormCall existed.
+// The float32 LayerNorm (GPT-2's ln_f) in one call, for callers that need no other norm or dtype.
 Status LayerNorm(const float* x, float* y, std::size_t rows, std::size_t d, const float* gamma,
                  const float* beta, double eps, const Kernel* kernel = nullptr);
 Status LayerNormReference(const float* x, float* y, std::size_t rows, std::size_t d,
