@@ -15,7 +15,7 @@ export const DTYPE_CODES: Record<DType, number> = { float32: 0, float16: 1, bflo
 const DTYPES = Object.keys(DTYPE_CODES) as DType[];
 
 /** One kind of activation array: its element type, and how to make and copy such arrays. */
-export interface Kind {
+export interface ActivationKind {
   readonly dtype: DType;
   readonly bytes: 2 | 4;
   /** The constructor the call's activation arrays share. */
@@ -26,7 +26,7 @@ export interface Kind {
   units(a: ActivationArray): Float32Array | Uint16Array;
 }
 
-export const FLOAT32: Kind = {
+export const FLOAT32: ActivationKind = {
   dtype: 'float32',
   bytes: 4,
   name: 'Float32Array',
@@ -37,12 +37,12 @@ export const FLOAT32: Kind = {
 const bits = (a: ActivationArray): Uint16Array =>
   a instanceof Uint16Array ? a : new Uint16Array(a.buffer, a.byteOffset, a.length);
 
-const UINT16: Record<'float16' | 'bfloat16', Kind> = {
+const UINT16: Record<'float16' | 'bfloat16', ActivationKind> = {
   float16: { dtype: 'float16', bytes: 2, name: 'Uint16Array', make: (n) => new Uint16Array(n), units: bits },
   bfloat16: { dtype: 'bfloat16', bytes: 2, name: 'Uint16Array', make: (n) => new Uint16Array(n), units: bits },
 };
 
-const NATIVE16: Kind | null = Float16
+const NATIVE16: ActivationKind | null = Float16
   ? { dtype: 'float16', bytes: 2, name: 'Float16Array', make: (n) => new Float16(n), units: bits }
   : null;
 
@@ -61,7 +61,7 @@ export function checkDType(fn: string, dtype: unknown): DType | undefined {
  * The kind of `x` given the call's dtype option. A TypeError when x is no activation array, when
  * it and the dtype do not go together, or when a Uint16Array comes without saying what it holds.
  */
-export function kindOf(fn: string, name: string, x: unknown, dtype: DType | undefined): Kind {
+export function kindOf(fn: string, name: string, x: unknown, dtype: DType | undefined): ActivationKind {
   if (x instanceof Float32Array) {
     checkLiveView(fn, name, x, 'Float32Array');
     if (dtype !== undefined && dtype !== 'float32') {
@@ -93,19 +93,25 @@ export function kindOf(fn: string, name: string, x: unknown, dtype: DType | unde
 }
 
 /** The kind a resident object or tensor of this dtype takes (Uint16Array for the 16-bit types). */
-export function kindForDType(dtype: DType): Kind {
+export function kindForDType(dtype: DType): ActivationKind {
   return dtype === 'float32' ? FLOAT32 : UINT16[dtype];
 }
 
 /** Whether `value` is an array of the same constructor as the kind's. */
-function isOfKind(value: unknown, kind: Kind): boolean {
+function isOfKind(value: unknown, kind: ActivationKind): boolean {
   if (kind.name === 'Float32Array') return value instanceof Float32Array;
   if (kind.name === 'Uint16Array') return value instanceof Uint16Array;
   return isFloat16Array(value);
 }
 
 /** An activation array that must be of x's kind and length (out, residual, sumOut). */
-export function checkSameKind(fn: string, name: string, value: unknown, kind: Kind, length: number): ActivationArray {
+export function checkSameKind(
+  fn: string,
+  name: string,
+  value: unknown,
+  kind: ActivationKind,
+  length: number,
+): ActivationArray {
   if (!isOfKind(value, kind)) {
     const like = kind.dtype === 'float32' ? '' : ` like x (${kind.dtype})`;
     throw new TypeError(RULES.mustBe(fn, name, `a ${kind.name}${like}`, value));

@@ -3,7 +3,7 @@
  * the order a caller reads them: x and d, then each option. Everything the core would refuse is
  * refused here first, with a message that says what was expected and what came.
  */
-import { checkDType, checkSameKind, kindOf, type Kind } from './activations.js';
+import { checkDType, checkSameKind, kindOf, type ActivationKind } from './activations.js';
 import { NORMS, type NormKind, type NormSpec } from '../norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { ActivationArray } from '../types.js';
@@ -23,7 +23,7 @@ export type { NormKind } from '../norms.js';
 export interface CheckedNorm {
   fn: string;
   norm: NormKind;
-  kind: Kind;
+  kind: ActivationKind;
   rows: number;
   d: number;
   eps: number;
@@ -72,7 +72,7 @@ export function checkBeta(fn: string, norm: NormKind, beta: unknown, d: number):
 export function checkResidual(
   fn: string,
   o: { residual?: unknown; bias?: unknown },
-  kind: Kind,
+  kind: ActivationKind,
   length: number,
   d: number,
 ): { residual: ActivationArray | null; bias: Float32Array | null } {

@@ -7,7 +7,7 @@
  * either accept the call the same way or throw their error. It never throws and never accepts
  * what they refuse (tests/core/quick-check.test.ts holds the two to that on generated calls).
  */
-import { FLOAT32, kindForDType, type Kind } from './activations.js';
+import { FLOAT32, kindForDType, type ActivationKind } from './activations.js';
 import type { CheckedNorm } from './call.js';
 import { NORMS, type NormKind } from '../norms.js';
 import type { ActivationArray } from '../types.js';
@@ -43,7 +43,7 @@ export function quickCheck(fn: string, norm: NormKind, x: unknown, d: unknown, o
     o = options as Record<string, unknown>;
   }
   const dtype = o.dtype;
-  let kind: Kind;
+  let kind: ActivationKind;
   if (x instanceof Float32Array) {
     if (dtype !== undefined && dtype !== 'float32') return null;
     kind = FLOAT32;

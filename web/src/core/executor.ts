@@ -13,7 +13,7 @@
  * stages) takes one block for all its areas before it reads its arguments, handing them to
  * Heap.allocate to be re-derived.
  */
-import { DTYPE_CODES, type Kind } from '../checks/activations.js';
+import { DTYPE_CODES, type ActivationKind } from '../checks/activations.js';
 import { isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
 import { type CallArrays, Heap } from './heap.js';
 import { DEFAULT_NORM, NORMS, type NormSpec } from '../norms.js';
@@ -40,7 +40,7 @@ const NO_AREAS = new Areas();
 
 export interface StatsCall {
   fn: string;
-  kind: Kind;
+  kind: ActivationKind;
   x: ActivationArray;
   rows: number;
   d: number;
@@ -50,7 +50,7 @@ export interface StatsCall {
 export interface StagesCall {
   fn: string;
   norm: NormKind;
-  kind: Kind;
+  kind: ActivationKind;
   d: number;
   eps: number;
   x: ActivationArray; // the row
@@ -83,7 +83,7 @@ export class Executor {
   // The last call's norm row and dtype code (#spec, #dtypeCode).
   #specNorm: NormKind = DEFAULT_NORM;
   #specRow: NormSpec = NORMS[DEFAULT_NORM];
-  #codedKind: Kind | null = null;
+  #codedKind: ActivationKind | null = null;
   #kindCode = 0;
   // Views of the chunk and of the residual chunk, kept (#floats, #halves).
   #f32x: Float32Array | null = null;
@@ -485,7 +485,7 @@ export class Executor {
     return this.#specRow;
   }
 
-  #dtypeCode(kind: Kind): number {
+  #dtypeCode(kind: ActivationKind): number {
     if (kind !== this.#codedKind) {
       this.#kindCode = DTYPE_CODES[kind.dtype];
       this.#codedKind = kind;

@@ -4,7 +4,7 @@
  * allocated for the call before any argument is read, laid out by Layout), and the arrays moved
  * in and out (Job). executor.ts makes the plan of each call and moves it chunk by chunk.
  */
-import type { Kind } from '../checks/activations.js';
+import type { ActivationKind } from '../checks/activations.js';
 import type { CheckedNorm } from '../checks/call.js';
 import type { ActivationArray } from '../types.js';
 import { partiallyOverlaps } from '../checks/validate.js';
@@ -95,7 +95,7 @@ export class Layout {
     return at;
   }
   /** A row of d values of `kind`. */
-  row(kind: Kind, d: number): number {
+  row(kind: ActivationKind, d: number): number {
     return this.take(d * kind.bytes);
   }
 }

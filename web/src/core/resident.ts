@@ -1,5 +1,5 @@
 /** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
-import { kindOf, type Kind } from '../checks/activations.js';
+import { kindOf, type ActivationKind } from '../checks/activations.js';
 import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
 import { CHUNK, type Params } from './executor.js';
 import { NORMS } from '../norms.js';
@@ -49,7 +49,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
   constructor(
     runtime: RuntimeCore,
     readonly norm: NormKind,
-    kind: Kind,
+    kind: ActivationKind,
     readonly d: number,
     gamma: Float32Array | null,
     beta: Float32Array | null,

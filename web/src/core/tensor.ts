@@ -1,5 +1,5 @@
 /** A rows × d tensor in the heap (zeroed at allocation): the zero-copy API's storage. */
-import { kindForDType, type Kind } from '../checks/activations.js';
+import { kindForDType, type ActivationKind } from '../checks/activations.js';
 import { describe } from '../errors.js';
 import { HeapOwner } from './heap-owner.js';
 import type { RuntimeCore } from './runtime-core.js';
@@ -11,12 +11,12 @@ export interface TensorAddress {
   address: number;
   rows: number;
   d: number;
-  kind: Kind;
+  kind: ActivationKind;
 }
 
 export class Tensor extends HeapOwner implements WasmTensor<TensorArray> {
   readonly length: number;
-  readonly #kind: Kind;
+  readonly #kind: ActivationKind;
 
   constructor(
     runtime: RuntimeCore,

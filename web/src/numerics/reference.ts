@@ -6,7 +6,7 @@
  * h = (x + r) + bias is formed as the kernels form it: in float32, rounded once to the activations'
  * type; the answer is then exact for that h.
  */
-import type { Kind } from '../checks/activations.js';
+import type { ActivationKind } from '../checks/activations.js';
 import { checkNormCall, type NormKind } from '../checks/call.js';
 import { normalizeRows } from './correctly-rounded.js';
 import { describe } from '../errors.js';
@@ -19,13 +19,19 @@ import type { ActivationArray, LayerNormOptions, NormOptions, ResidualOptions, R
 type ReferenceOptions = Omit<ResidualOptions<ActivationArray>, 'sumOut'>;
 const OUTPUTS = ['out', 'sumOut', 'mean', 'rstd'] as const;
 
-function widen(kind: Kind, a: ActivationArray): Float32Array {
+function widen(kind: ActivationKind, a: ActivationArray): Float32Array {
   const units = kind.units(a);
   return kind.dtype === 'float32' ? (units as Float32Array) : halfBitsToFloat32(units as Uint16Array, kind.dtype);
 }
 
 /** (x + r) + bias in float32, as the activations' type holds it. */
-function residualSum(kind: Kind, x: Float32Array, r: Float32Array, bias: Float32Array | null, d: number): Float32Array {
+function residualSum(
+  kind: ActivationKind,
+  x: Float32Array,
+  r: Float32Array,
+  bias: Float32Array | null,
+  d: number,
+): Float32Array {
   const h = new Float32Array(x.length);
   for (let i = 0; i < x.length; i++) h[i] = bias ? Math.fround(x[i]! + r[i]!) + bias[i % d]! : x[i]! + r[i]!;
   return kind.dtype === 'float32' ? h : halfBitsToFloat32(float32ToHalfBits(h, kind.dtype), kind.dtype);
