@@ -52,7 +52,8 @@ const { checkNormCall, isPlain } = await import('../../dist/checks/call.js');
 const { quickCheck } = await import('../../dist/checks/quick-check.js');
 const { checkWeights: checkExplainerWeights } = await import('../../dist/explainer/inputs.js');
 const { decodePermalink, encodePermalink } = await import('../../web/page/src/permalink.ts');
-const { effectiveVariant, initialState } = await import('../../web/page/src/state.ts');
+const { initialState } = await import('../../web/page/src/state.ts');
+const { formToRun } = await import('../../web/page/src/engine/form.ts');
 const { normFor } = await import('../../web/page/src/engine/norm.ts');
 const { normFormRadios } = await import('../../web/page/plugins/norm-forms.ts');
 
@@ -103,14 +104,14 @@ describe('a third norm, specified by one row', () => {
 
   it('the page: its checkpoint runs in its form, its code is no preset link, the presets stay LayerNorm’s', () => {
     const weights = { id: 1, gamma, beta: null, d, norm: KIND };
-    const params = { eps: 1e-5, variant: 'layernorm' as const };
-    expect(normFor(weights, params)).toEqual({ variant: 'centrednorm', gamma, beta: null, eps: 1e-5 });
+    const params = { eps: 1e-5, form: 'layernorm' as const };
+    expect(normFor(weights, params)).toEqual({ form: 'centrednorm', gamma, beta: null, eps: 1e-5 });
     const s = { ...initialState(), weights: { ...weights, beta: gamma } as never };
-    expect(effectiveVariant(s)).toBe('centrednorm');
+    expect(formToRun(s.weights, s.form)).toBe('centrednorm');
     // A link names a preset by its code from the table; the new form is the checkpoint's, not a preset.
-    expect(decodePermalink(new URLSearchParams('v=nobias')).variant).toBe('biasfree');
-    expect(decodePermalink(new URLSearchParams('v=cn')).variant).toBeUndefined();
-    expect(encodePermalink({ ...initialState(), variant: 'biasfree' }).get('v')).toBe(NORM_FORMS.biasfree.url);
+    expect(decodePermalink(new URLSearchParams('v=nobias')).form).toBe('biasfree');
+    expect(decodePermalink(new URLSearchParams('v=cn')).form).toBeUndefined();
+    expect(encodePermalink({ ...initialState(), form: 'biasfree' }).get('v')).toBe(NORM_FORMS.biasfree.url);
     // The Layer card's static markup has its radio: the table's label, disabled until its weights load.
     const radios = normFormRadios()
       .split('\n')
