@@ -3,23 +3,23 @@
 // and is the public API. So they call the core's entry points that trust their call (validate.h):
 // every rule the core would check, the façade has checked first, with its own typed error and
 // message (tests/errors/core-rules.test.ts names the test of each); only what the run itself can
-// meet (kOutOfMemory) comes back as a status. The two calls a model makes per token are plain C
-// exports, which JavaScript calls as wasm functions: an Embind function goes through a JS invoker
-// that converts each argument, then an indirect call, which measured ~50 ns of a ~350 ns one-row
-// call.
+// meet (kOutOfMemory) comes back as a status. Two conventions: the statistics and the stages
+// pass the wire struct (WireCall) to an Embind function; the normalizing calls, which a model
+// makes per token, are plain C exports taking their arguments, which JavaScript calls as wasm
+// functions: through the wire struct the one-row RMSNorm and bfloat16 calls measured 1.090x and
+// 1.114x of the baseline, through arguments 1.052x and 1.073x (web/bench/NOTES.md).
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
 #include <malloc.h>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 #include "layernorm/layernorm.h"
 #include "sizes.h"
 #include "validate.h"
+#include "wire_layout.h"
 
 namespace {
 
@@ -28,82 +28,28 @@ using Address = std::uintptr_t;
 const float* In(Address a) { return reinterpret_cast<const float*>(a); }
 float* Out(Address a) { return reinterpret_cast<float*>(a); }
 
-// A NormCall as the façade lays it out in the heap (web/src/core/call-struct.ts): 32-bit fields
-// (addresses 0 for null), then eps as a double at byte 56.
+// A NormCall as the façade lays it out in the heap: the fields, their order, offsets and the
+// struct's size are web/src/core/wire-call.ts's table (WIRE_LAYOUT), generated into wire_layout.h
+// at build time (web/scripts/wire-header.mjs); the static_asserts hold the compiler's layout to it.
+namespace wire_type {
+using i32 = std::int32_t;
+using u32 = std::uint32_t;
+using f64 = double;
+}  // namespace wire_type
+
 struct WireCall {
-  std::int32_t norm, dtype;
-  std::uint32_t rows, d, x, y, gamma, beta, residual, bias, sum_out, mean, rstd, scratch;
-  double eps;
-};
-static_assert(sizeof(WireCall) == 64, "web/src/core/call-struct.ts writes 64 bytes");
-
-// WireCall as the compiler laid it out, for tests/core/wire.test.ts to compare field by field with
-// the table web/src/core/call-struct.ts writes by: a first line "WireCall <sizeof>", then one line
-// per field, "name offset bytes type" (type i32, u32 or f64). The text is made at compile time, so
-// the module carries only its ~200 bytes (std::string's appends or to_string would add kilobytes to
-// a module the page's first load counts).
-struct WireField {
-  const char* name;
-  unsigned offset, bytes;
-  char type;  // 'i', 'u' or 'f'
+#define LNW_WIRE_DECLARE(name, offset, type) wire_type::type name;
+  LNW_WIRE_FIELDS(LNW_WIRE_DECLARE)
+#undef LNW_WIRE_DECLARE
 };
 
-template <typename T>
-constexpr WireField Field(const char* name, unsigned offset) {
-  return {name, offset, sizeof(T),
-          std::is_floating_point_v<T> ? 'f'
-          : std::is_signed_v<T>       ? 'i'
-                                      : 'u'};
-}
-
-#define LNW_WIRE_FIELD(field) Field<decltype(WireCall::field)>(#field, offsetof(WireCall, field))
-constexpr WireField kWireFields[] = {
-    LNW_WIRE_FIELD(norm),  LNW_WIRE_FIELD(dtype),   LNW_WIRE_FIELD(rows),
-    LNW_WIRE_FIELD(d),     LNW_WIRE_FIELD(x),       LNW_WIRE_FIELD(y),
-    LNW_WIRE_FIELD(gamma), LNW_WIRE_FIELD(beta),    LNW_WIRE_FIELD(residual),
-    LNW_WIRE_FIELD(bias),  LNW_WIRE_FIELD(sum_out), LNW_WIRE_FIELD(mean),
-    LNW_WIRE_FIELD(rstd),  LNW_WIRE_FIELD(scratch), LNW_WIRE_FIELD(eps),
-};
-#undef LNW_WIRE_FIELD
-
-// Writes the layout's text at `out` (or only counts it, when out is null); returns its length.
-constexpr std::size_t WriteWireLayout(char* out) {
-  std::size_t n = 0;
-  auto put = [&](char c) {
-    if (out) out[n] = c;
-    ++n;
-  };
-  auto text = [&](const char* s) {
-    while (*s) put(*s++);
-  };
-  auto number = [&](unsigned v) {
-    unsigned scale = 1;
-    while (v / scale >= 10) scale *= 10;
-    for (; scale; scale /= 10) put(static_cast<char>('0' + v / scale % 10));
-  };
-  text("WireCall ");
-  number(sizeof(WireCall));
-  for (const WireField& f : kWireFields) {
-    put('\n');
-    text(f.name);
-    put(' ');
-    number(f.offset);
-    put(' ');
-    number(f.bytes);
-    put(' ');
-    put(f.type);
-    number(8 * f.bytes);
-  }
-  return n;
-}
-
-constexpr auto kWireLayout = [] {
-  std::array<char, WriteWireLayout(nullptr) + 1> t{};
-  WriteWireLayout(t.data());
-  return t;
-}();
-
-std::string WireLayout() { return kWireLayout.data(); }
+#define LNW_WIRE_CHECK(name, offset, type)          \
+  static_assert(offsetof(WireCall, name) == offset, \
+                "web/src/core/wire-call.ts writes WireCall::" #name " at byte " #offset);
+LNW_WIRE_FIELDS(LNW_WIRE_CHECK)
+#undef LNW_WIRE_CHECK
+static_assert(sizeof(WireCall) == LNW_WIRE_BYTES,
+              "web/src/core/wire-call.ts reserves LNW_WIRE_BYTES bytes");
 
 layernorm::NormCall FromWire(Address wire) {
   const WireCall& w = *reinterpret_cast<const WireCall*>(wire);
@@ -157,7 +103,7 @@ std::size_t HeapInUse() { return static_cast<std::size_t>(mallinfo().uordblks); 
 
 extern "C" {
 
-// The common call (float32 LayerNorm, nothing fused) in plain arguments (addresses 0 for null).
+// The plain call (float32 LayerNorm, nothing fused) in plain arguments (addresses 0 for null).
 EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows, std::uint32_t d,
                                        Address gamma, Address beta, double eps, Address mean,
                                        Address rstd) {
@@ -174,8 +120,8 @@ EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows,
   return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 
-// Any call, every NormCall field an argument (web/src/core/executor.ts): codes as web/src/norms.ts
-// and layernorm::DType number them, addresses 0 for null.
+// Any other normalizing call, every NormCall field an argument (web/src/core/executor.ts): codes as
+// web/src/norms.ts and layernorm::DType number them, addresses 0 for null.
 EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::int32_t norm, std::int32_t dtype, std::uint32_t rows,
                                        std::uint32_t d, Address x, Address y, Address gamma,
                                        Address beta, Address residual, Address bias,
@@ -207,5 +153,4 @@ EMSCRIPTEN_BINDINGS(layernorm) {
   emscripten::function("_stages", &StagesRaw);
   emscripten::function("_kernelName", &KernelName);
   emscripten::function("_heapInUse", &HeapInUse);
-  emscripten::function("_wireLayout", &WireLayout);
 }

@@ -10,6 +10,7 @@
 #include "kernels/half.h"
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
+#include "norm_traits.h"
 #include "plan.h"
 #include "sizes.h"
 #include "validate.h"
@@ -19,8 +20,6 @@ namespace {
 
 using kernels::TypeUkernels;
 
-bool ValidNorm(Norm n) { return n == Norm::kLayerNorm || n == Norm::kRmsNorm; }
-
 const TypeUkernels& Table(const NormCall& c, const Kernel* kernel) {
   const Kernel& k = kernel ? *kernel : DefaultKernel();
   return static_cast<const kernels::Ukernels*>(k.table)->type[static_cast<int>(c.dtype)];
@@ -29,7 +28,8 @@ const TypeUkernels& Table(const NormCall& c, const Kernel* kernel) {
 }  // namespace
 
 Status detail::Validate(const NormCall& c) {
-  if (!ValidNorm(c.norm)) return Status::kInvalidNorm;
+  NormTraits traits{};
+  if (!detail::FindTraits(c.norm, &traits)) return Status::kInvalidNorm;
   if (ElementSize(c.dtype) == 0) return Status::kInvalidDType;
   if (c.d == 0) return Status::kInvalidWidth;
   if (!(c.eps >= 0.0) || !std::isfinite(c.eps)) return Status::kInvalidEpsilon;
@@ -42,8 +42,8 @@ Status detail::Validate(const NormCall& c) {
       ((c.mean || c.rstd) && !detail::BytesFit(c.rows, sizeof(double)))) {
     return Status::kSizeOverflow;
   }
-  if (c.norm == Norm::kRmsNorm && c.beta) return Status::kBetaWithRmsNorm;
-  if (c.norm == Norm::kRmsNorm && c.mean) return Status::kMeanWithRmsNorm;
+  if (!traits.bias && c.beta) return Status::kBetaWithRmsNorm;
+  if (!traits.centred && c.mean) return Status::kMeanWithRmsNorm;
   if (!c.residual && c.bias) return Status::kBiasWithoutResidual;
   if (!c.residual && c.sum_out) return Status::kSumOutWithoutResidual;
   if (c.sum_out && c.sum_out == c.y) return Status::kSumOutIsOutput;
@@ -212,12 +212,12 @@ Status detail::StagesValidated(const NormCall& c, RowStats* stats, const RowStag
           std::max(kernels::FloatBits(max_abs_gain), kernels::FloatBits(c.gamma[j]) & 0x7fffffffu));
     }
   }
-  const bool wide_gain = c.gamma && detail::GainMayOverflow(c.norm, max_abs_gain, d);
-  const detail::RowPlan plan = detail::PlanRow(c.norm, moments, c.gamma, c.beta, wide_gain);
-  const bool rms = c.norm == Norm::kRmsNorm;
+  const bool centred = detail::TraitsOf(c.norm).centred;
+  const bool wide_gain = c.gamma && detail::GainMayOverflow(centred, max_abs_gain, d);
+  const detail::RowPlan plan = detail::PlanRow(centred, moments, c.gamma, c.beta, wide_gain);
   const kernels::RowFn row = plan.mode == detail::RowMode::kFast
-                                 ? (rms ? u.rmsnorm_fast : u.layernorm_fast)
-                                 : (rms ? u.rmsnorm_wide : u.layernorm_wide);
+                                 ? (centred ? u.centred_fast : u.uncentred_fast)
+                                 : (centred ? u.centred_wide : u.uncentred_wide);
   if (plan.mode == detail::RowMode::kNonFinite) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     for (float* v : {out.centered, out.normalized, out.scaled, out.output})
@@ -226,7 +226,7 @@ Status detail::StagesValidated(const NormCall& c, RowStats* stats, const RowStag
   }
   kernels::RowParams p = plan.params;
   p.gamma = p.beta = nullptr;
-  if (rms) {
+  if (!centred) {
     std::copy(src, src + d, out.centered);
   } else {
     kernels::RowParams centered = p;

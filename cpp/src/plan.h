@@ -1,6 +1,7 @@
 // From a row's float64 sums to its statistics and to the plan its micro-kernel follows. The
 // numerics, chosen by measurement against exact answers (README "Numerics contract"):
-// * LayerNorm moments come from one pass: s1 = sum(x), s2 = sum(x^2), used when the cancellation
+// * A centred norm's moments come from one pass: s1 = sum(x), s2 = sum(x^2), used when the
+// cancellation
 //   in s2 - s1^2/d, times the summation's error growth (d/8 + 8 units of 2^-53, row_ukernels.h
 //   sums groups of 8 into 2 lanes), stays within 2^23: the variance is then good to 2^-30 (the
 //   mean within ~100 sigma of zero at d = 768, as in real activations). Other rows are summed
@@ -8,7 +9,8 @@
 //   float32, so (mean - K)^2 is at most the smallest (x - mean)^2, at most the variance, and the
 //   cancellation costs at most 1 bit (shifting by the first value cost up to log2(d) bits). A
 //   float32 value, difference or square is exact or within 2^-53 in double and never overflows
-//   there. RMSNorm's sum of squares has no cancellation at all. web/docs/numerics.md bounds it.
+//   there. An uncentred norm's sum of squares has no cancellation at all. web/docs/numerics.md
+//   bounds it.
 // * The mean stays the unevaluated sum K + m + m_lo (K = 0 for the unshifted sums), never rounded
 //   to one double: m = RN(s1 / d) is off by up to 2^-53 * |m|, which is large next to |x - mean|
 //   for the element nearest the mean (x[0] = 1 among pairs (0.5, 1.5) and one 1.5 + 2^-23: 706
@@ -26,11 +28,14 @@
 //   rounded once. A row whose mu_lo would be a float32 subnormal takes the wide path (PlanRow).
 //   web/docs/numerics.md follows every rounding to the bound.
 // * The common ("fast") row is normalized in float32 as ((x - mu_hi) - mu_lo) * rstd, then the
-//   gain and the bias (RMSNorm: x * rstd, then the gain).
+//   gain and the bias (an uncentred norm: x * rstd, then the gain).
+// * A norm's facts (norm_traits.h) choose between the two: the centred moments or the uncentred
+//   ones, each the (centred) sum of squares times 1 / d or 1 (the norm's divisor), and the
+//   centred or the uncentred row kernels.
 // * Rows whose spread or rstd is extreme (subnormal rows, rows near 1e30, constant rows, rstd
 //   beyond float32) take the "wide" path in double, rounded once: no float32 overflow of rstd,
 //   no precision lost on subnormal values, at the cost of speed on rows that are rare. So does
-//   every row of a LayerNorm call whose gain could overflow float32 on the way (|gamma * x^| is at
+//   every row of a centred call whose gain could overflow float32 on the way (|gamma * x^| is at
 //   most |gamma| * sqrt(d - 1)) while a bias brings the sum back into range: gamma = 3e38 with
 //   beta = -3e38 must not give +Inf where the answer is 2.2e38. (And every row with a bias but no
 //   gain, which no model has: see PlanRow.)
@@ -44,6 +49,7 @@
 #include "kernels/inline.h"
 #include "kernels/ukernels.h"
 #include "layernorm/layernorm.h"
+#include "norm_traits.h"
 
 namespace layernorm::detail {
 
@@ -63,7 +69,7 @@ constexpr double kMaxFastRstd = 0x1p+60;
 // Largest ratio of the mean square to the variance, times the sums' error growth, for which the
 // unshifted sums are used (the variance is then within 2^-30 of itself).
 constexpr double kMaxUnshiftedCancellation = 0x1p23;
-// Smallest sigma^2 / (sigma^2 + eps) of a fast LayerNorm row. An element of a row whose float64
+// Smallest sigma^2 / (sigma^2 + eps) of a fast centred row. An element of a row whose float64
 // sum is exact (README, "Numerics contract") is at least 2^-54 sigma from the mean unless it is the
 // mean, so its x^ is at least 2^-54 sigma * rstd: at least 2^-104 here, never a float32
 // subnormal, whose rounding (2^-150, not 2^-24 of itself) a large gain would multiply. Only an eps
@@ -77,7 +83,7 @@ inline Moments NonFiniteMoments() {
 
 // 1 / d, which the variance multiplies by: a division per row sat in the chain of dependent
 // operations from one row's sums to the next row's loop (a multiply is 2.5x shorter), and the two
-// roundings cost at most 2^-53 more than one. The mean is divided (LayerNormMoments).
+// roundings cost at most 2^-53 more than one. The mean is divided (CentredMoments).
 inline double InverseWidth(std::size_t d) { return 1.0 / static_cast<double>(d); }
 
 // s - q * n, exactly, for q = RN(s / n) and n = d (the remainder of a rounded quotient is a
@@ -101,11 +107,14 @@ LAYERNORM_INLINE double ExactRemainder(double s, double q, double n) {
   return (s - p) - e;
 }
 
-// LayerNorm moments from the unshifted sums; the rows that need it are summed again, shifted
-// (by `shifted`, the micro-kernel's shifted sums, by the float32 nearest their mean).
+// A centred norm's moments from the unshifted sums; the rows that need it are summed again,
+// shifted (by `shifted`, the micro-kernel's shifted sums, by the float32 nearest their mean).
+// The moment is the centred sum of squares times inv_div (InverseDivisor: 1 / d for a variance);
+// the choice of sums reads the variance whatever the divisor.
 template <class ShiftedSums>
-LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, std::size_t d,
-                                          double inv_d, double eps, double s1, double s2) {
+LAYERNORM_INLINE Moments CentredMoments(ShiftedSums shifted, const void* x, std::size_t d,
+                                        double inv_d, double inv_div, double eps, double s1,
+                                        double s2) {
   // The mean is divided, rounded once: where the exact mean is a value of the row, that value
   // must centre to exactly 0 (s1 * (1 / d) rounds twice and missed it by 1e-17 on a row of 98,
   // an output of -1.5e-17 where the answer is 0). The variance, which needs ~2^-35, multiplies,
@@ -113,7 +122,8 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
   const double n = static_cast<double>(d);
   Moments m;
   m.shift = 0.0;
-  double variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
+  double squares = s2 - s1 * (s1 * inv_d);
+  double variance = squares * inv_d;
   const double growth = n * 0.125 + 8.0;
   if (!(variance > 0.0 && (s2 * inv_d) * growth <= kMaxUnshiftedCancellation * variance)) {
     // Offset rows (1e4 + N(0,1)), constant and nearly constant rows, non-finite rows (NaN: K too).
@@ -121,29 +131,31 @@ LAYERNORM_INLINE Moments LayerNormMoments(ShiftedSums shifted, const void* x, st
     shifted(x, d, k, &s1, &s2);
     if (!std::isfinite(s1) || !std::isfinite(s2)) return NonFiniteMoments();  // NaN or Inf input
     m.shift = k;
-    variance = (s2 - s1 * (s1 * inv_d)) * inv_d;
+    squares = s2 - s1 * (s1 * inv_d);
   }
+  const double moment = squares * inv_div;
   m.mean_shift = s1 / n;
   // (m_lo needs far less than a double's precision: multiplied by 1 / d, not divided.)
   m.mean_lo = ExactRemainder(s1, m.mean_shift, n) * inv_d;
-  m.variance = variance > 0.0 ? variance : 0.0;
+  m.variance = moment > 0.0 ? moment : 0.0;
   m.rstd = 1.0 / std::sqrt(m.variance + eps);
   return m;
 }
 
-// LayerNormMoments as one function shared by every element type (their shifted sums have one
+// CentredMoments as one function shared by every element type (their shifted sums have one
 // type), for the places that run once per call or per run; the pipelined step inlines it.
 template <class ShiftedSums>
-__attribute__((noinline)) Moments LayerNormMomentsOnce(ShiftedSums shifted, const void* x,
-                                                       std::size_t d, double inv_d, double eps,
-                                                       double s1, double s2) {
-  return LayerNormMoments(shifted, x, d, inv_d, eps, s1, s2);
+__attribute__((noinline)) Moments CentredMomentsOnce(ShiftedSums shifted, const void* x,
+                                                     std::size_t d, double inv_d, double inv_div,
+                                                     double eps, double s1, double s2) {
+  return CentredMoments(shifted, x, d, inv_d, inv_div, eps, s1, s2);
 }
 
-// RMSNorm statistics (mean 0, variance the mean square) from the sum of squares.
-LAYERNORM_INLINE Moments RmsNormMoments(double inv_d, double eps, double s2) {
+// An uncentred norm's statistics (mean 0, its moment the sum of squares times inv_div: the mean
+// square for 1 / d).
+LAYERNORM_INLINE Moments UncentredMoments(double inv_div, double eps, double s2) {
   if (!std::isfinite(s2)) return NonFiniteMoments();
-  const double ms = s2 * inv_d;
+  const double ms = s2 * inv_div;
   return {0.0, 0.0, 0.0, ms, 1.0 / std::sqrt(ms + eps)};
 }
 
@@ -153,37 +165,37 @@ LAYERNORM_INLINE double MeanOf(const Moments& m) { return m.shift + (m.mean_shif
 // The statistics a caller sees.
 LAYERNORM_INLINE RowStats Public(const Moments& m) { return {MeanOf(m), m.variance, m.rstd}; }
 
-// Whether a call's gain is too large for the fast path. LayerNorm: gamma * x^ could overflow
+// Whether a call's gain is too large for the fast path. Centred: gamma * x^ could overflow
 // float32 before the bias is added (gamma = 3e38, beta = -3e38 must not give +Inf where the
 // answer is 2.2e38), or, without one, where the exact answer rounds to FLT_MAX but the float32 x^
 // is rounded up; |x^| <= sqrt(d - 1), so only a gain within a factor sqrt(d) of FLT_MAX can (with
-// a margin for the float32 rounding of x^). RMSNorm with a gain: its fast path forms
-// 2^64 * gamma * x^ (kernels/row_ukernels.h, RmsNormFast), which must stay finite.
+// a margin for the float32 rounding of x^). Uncentred with a gain: its fast path forms
+// 2^64 * gamma * x^ (kernels/row_ukernels.h, UncentredFast), which must stay finite. (With the
+// divisor 1, |x^| <= 1: the bounds for d hold with room.)
 // max_abs_gain: the largest |gamma_j| (NaN when a gain is NaN).
-inline bool GainMayOverflow(Norm norm, float max_abs_gain, std::size_t d) {
+inline bool GainMayOverflow(bool centred, float max_abs_gain, std::size_t d) {
   const double g = static_cast<double>(max_abs_gain);
-  const double limit = norm == Norm::kRmsNorm ? 0x1p120 : 0x1p252;
+  const double limit = centred ? 0x1p252 : 0x1p120;
   return !(g * g * static_cast<double>(d) < limit);  // (squared: no square root per call)
 }
 
 // The path a row with these statistics takes.
-LAYERNORM_INLINE RowMode ModeOf(Norm norm, double variance, double rstd, bool wide_gain) {
+LAYERNORM_INLINE RowMode ModeOf(bool centred, double variance, double rstd, bool wide_gain) {
   if (std::isnan(rstd)) return RowMode::kNonFinite;
   const bool rstd_fits = rstd >= kMinFastRstd && rstd <= kMaxFastRstd;
-  const bool fast = norm == Norm::kRmsNorm
-                        ? rstd_fits && !wide_gain
-                        : rstd_fits && variance >= kMinFastVariance &&
-                              variance <= kMaxFastVariance &&
-                              variance * rstd * rstd >= kMinFastVarianceShare && !wide_gain;
+  const bool fast = centred ? rstd_fits && variance >= kMinFastVariance &&
+                                  variance <= kMaxFastVariance &&
+                                  variance * rstd * rstd >= kMinFastVarianceShare && !wide_gain
+                            : rstd_fits && !wide_gain;
   return fast ? RowMode::kFast : RowMode::kWide;
 }
 inline RowMode ModeOf(Norm norm, const RowStats& s) {
-  return ModeOf(norm, s.variance, s.rstd, false);
+  return ModeOf(TraitsOf(norm).centred, s.variance, s.rstd, false);
 }
 
 // wide_gain: GainMayOverflow() of the call (any call with a gain).
-LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma, const float* beta,
-                                 bool wide_gain) {
+LAYERNORM_INLINE RowPlan PlanRow(bool centred, const Moments& s, const float* gamma,
+                                 const float* beta, bool wide_gain) {
   RowPlan p{};
   p.params.gamma = gamma;
   p.params.beta = beta;
@@ -199,10 +211,10 @@ LAYERNORM_INLINE RowPlan PlanRow(Norm norm, const Moments& s, const float* gamma
   // element equal to mu_hi, rest away from the mean (a mean below 2^-102, or a row spanning 2^26
   // binades between its smallest spacing and its spread, summed exactly).
   const bool subnormal_rest = rest != 0.0 && std::fabs(rest) < 0x1p-126;
-  p.mode = ModeOf(norm, s.variance, s.rstd, wide_gain || (!gamma && beta) || subnormal_rest);
+  p.mode = ModeOf(centred, s.variance, s.rstd, wide_gain || (!gamma && beta) || subnormal_rest);
   if (p.mode == RowMode::kNonFinite) return p;
-  // rstd is +inf only where every centered value is 0 (a constant row, or RMSNorm's zero row,
-  // with eps == 0): 0 there makes the output beta (RMSNorm: 0) instead of 0 * inf.
+  // rstd is +inf only where every centered value is 0 (a constant row, or an uncentred norm's zero
+  // row, with eps == 0): 0 there makes the output beta (without one: 0) instead of 0 * inf.
   p.params.rstd = std::isinf(s.rstd) ? 0.0 : s.rstd;
   p.params.shift = s.shift;
   p.params.mean_shift = s.mean_shift;

@@ -18,6 +18,7 @@
 
 #include "element.h"
 #include "layernorm/layernorm.h"
+#include "norm_traits.h"
 #include "sizes.h"
 #include "validate.h"
 
@@ -67,6 +68,8 @@ Status Reference(const NormCall& c, float* y) {
   // Its two rows of d doubles (sizes.h): wider than size_t can count, std::vector would throw.
   if (!detail::BytesFit(c.d, 2 * sizeof(double))) return Status::kSizeOverflow;
   const double n = static_cast<double>(c.d);
+  const NormTraits traits = detail::TraitsOf(c.norm);
+  const double divisor = traits.divisor == MomentDivisor::kWidth ? n : 1.0;
   std::vector<double> h(c.d), centered(c.d);
   for (std::size_t r = 0; r < c.rows; ++r) {
     bool finite = true;
@@ -75,7 +78,7 @@ Status Reference(const NormCall& c, float* y) {
       h[j] = c.residual ? ResidualSum(c, i, j) : detail::WidenAt(c.dtype, c.x, i);
       finite = finite && std::isfinite(h[j]);
     }
-    if (c.norm == Norm::kLayerNorm) {
+    if (traits.centred) {
       const double k = h[0];
       for (std::size_t j = 0; j < c.d; ++j) centered[j] = h[j] - k;  // exact for nearby values
       const Pair mean = MeanOf(CompensatedSum(centered), n);
@@ -85,10 +88,10 @@ Status Reference(const NormCall& c, float* y) {
     }
     double squares = 0.0;
     for (double v : centered) squares += v * v;
-    const double denom = std::sqrt(squares / n + c.eps);
+    const double denom = std::sqrt(squares / divisor + c.eps);
     for (std::size_t j = 0; j < c.d; ++j) {
-      // Where every centered value is 0 (a constant row; RMSNorm's zero row) with eps == 0,
-      // define 0/0 as 0, so the output is beta.
+      // Where every centered value is 0 (a constant row; an uncentred norm's zero row) with eps ==
+      // 0, define 0/0 as 0, so the output is beta.
       double v = finite && std::isfinite(squares) ? (centered[j] == 0.0 ? 0.0 : centered[j] / denom)
                                                   : std::numeric_limits<double>::quiet_NaN();
       if (c.gamma) v *= c.gamma[j];

@@ -38,61 +38,75 @@ template <class U>
 struct Schedule {
   using T = typename U::T;
 
-  LAYERNORM_INLINE static Moments FromSums(Norm norm, std::size_t d, double inv_d, double eps,
-                                           const T* row, double s1, double s2) {
-    if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
-    return LayerNormMoments(&U::template Sums<true>, row, d, inv_d, eps, s1, s2);
+  // A norm's facts as the rows use them: which moments and row kernels, and the divisor's scalar.
+  struct Facts {
+    bool centred;
+    double inv_d;
+    double inv_div;
+    double eps;
+  };
+  // Inlined, with one division: as a call of its own it was one more call, and a struct through
+  // memory, for every run of rows.
+  LAYERNORM_INLINE static Facts FactsOf(const NormCall& c) {
+    const NormTraits t = TraitsOf(c.norm);
+    const double inv_d = InverseWidth(c.d);
+    return {t.centred, inv_d, InverseDivisor(t, inv_d), c.eps};
+  }
+
+  LAYERNORM_INLINE static Moments FromSums(const Facts& f, std::size_t d, const T* row, double s1,
+                                           double s2) {
+    if (!f.centred) return UncentredMoments(f.inv_div, f.eps, s2);
+    return CentredMoments(&U::template Sums<true>, row, d, f.inv_d, f.inv_div, f.eps, s1, s2);
   }
 
   // The places that run once per call or per run (the first row, a row that cannot be pipelined,
   // Statistics()) take the moments through functions of their own, shared by every element type
   // where they can be; the pipelined step inlines FromSums. A copy in each of those places cost
   // ~3 kB of module, against the page's 250 KB first load.
-  static Moments FromSumsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row,
-                              double s1, double s2) {
-    if (norm == Norm::kRmsNorm) return RmsNormMoments(inv_d, eps, s2);
-    return LayerNormMomentsOnce(&U::template Sums<true>, row, d, inv_d, eps, s1, s2);
+  static Moments FromSumsOnce(const Facts& f, std::size_t d, const T* row, double s1, double s2) {
+    if (!f.centred) return UncentredMoments(f.inv_div, f.eps, s2);
+    return CentredMomentsOnce(&U::template Sums<true>, row, d, f.inv_d, f.inv_div, f.eps, s1, s2);
   }
 
-  static Moments RowMomentsOnce(Norm norm, std::size_t d, double inv_d, double eps, const T* row) {
+  static Moments RowMomentsOnce(const Facts& f, std::size_t d, const T* row) {
     double s1 = 0.0, s2;
-    if (norm == Norm::kRmsNorm) {
-      U::Squares(row, d, &s2);
-    } else {
+    if (f.centred) {
       U::template Sums<false>(row, d, 0.0, &s1, &s2);
+    } else {
+      U::Squares(row, d, &s2);
     }
-    return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
+    return FromSumsOnce(f, d, row, s1, s2);
   }
 
   // The first row of a call with a gain: its moments, and from the same pass whether the gain is
   // too large for the fast path (plan.h, GainMayOverflow). The gain's loads and integer maxima use
   // ports the float64 sums leave idle, where a pass of its own cost a one-row call 20%.
-  static Moments FirstRowMoments(Norm norm, double inv_d, double eps, const float* gamma,
-                                 const T* row, std::size_t d, bool* wide_gain) {
+  static Moments FirstRowMoments(const Facts& f, const float* gamma, const T* row, std::size_t d,
+                                 bool* wide_gain) {
     double s1, s2;
     float max_abs_gain;
-    if (norm == Norm::kRmsNorm) {
-      U::template SumsAndMaxAbs<false>(row, d, gamma, &s1, &s2, &max_abs_gain);
-    } else {
+    if (f.centred) {
       U::template SumsAndMaxAbs<true>(row, d, gamma, &s1, &s2, &max_abs_gain);
+    } else {
+      U::template SumsAndMaxAbs<false>(row, d, gamma, &s1, &s2, &max_abs_gain);
     }
-    *wide_gain = GainMayOverflow(norm, max_abs_gain, d);
-    return FromSumsOnce(norm, d, inv_d, eps, row, s1, s2);
+    *wide_gain = GainMayOverflow(f.centred, max_abs_gain, d);
+    return FromSumsOnce(f, d, row, s1, s2);
   }
 
   // A float16 / bfloat16 row is widened first and summed as float32 (the same values in the same
   // order: the same bits), like the rows Normalize stages: the 16-bit types then need no sums of
   // their own, 3 kB of module. Statistics() provides c.scratch for rows wider than the stack's.
   static Moments Statistics(const NormCall& c, const void* row) {
-    const double inv_d = InverseWidth(c.d);
+    const Facts f = FactsOf(c);
     if constexpr (std::is_same_v<T, float>) {
-      return RowMomentsOnce(c.norm, c.d, inv_d, c.eps, static_cast<const T*>(row));
+      return RowMomentsOnce(f, c.d, static_cast<const T*>(row));
     } else {
       using F32 = kernels::RowUkernels<typename U::Isa, kernels::F32Io<typename U::Isa>>;
       alignas(16) float stage[kernels::kStageFloats];
       float* widened = c.d <= kernels::kStageFloats ? stage : c.scratch;
       U::Widen(static_cast<const T*>(row), widened, c.d);
-      return Schedule<F32>::RowMomentsOnce(c.norm, c.d, inv_d, c.eps, widened);
+      return Schedule<F32>::RowMomentsOnce({f.centred, f.inv_d, f.inv_div, f.eps}, c.d, widened);
     }
   }
 
@@ -124,20 +138,18 @@ struct Schedule {
           in_(in),
           left_(rows),
           d_(c.d),
-          inv_d_(InverseWidth(c.d)),
-          eps_(c.eps),
+          facts_(FactsOf(c)),
           gamma_(c.gamma),
           beta_(c.beta),
           bias_(c.bias),
           mean_(c.mean ? c.mean + first : nullptr),
-          rstd_(c.rstd ? c.rstd + first : nullptr),
-          rms_(c.norm == Norm::kRmsNorm) {
+          rstd_(c.rstd ? c.rstd + first : nullptr) {
       if (rows == 0) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d_);
       if (gamma_) {
-        Plan(FirstRowMoments(norm(), inv_d_, eps_, gamma_, x_, d_, &wide_gain_));
+        Plan(FirstRowMoments(facts_, gamma_, x_, d_, &wide_gain_));
       } else {
-        Plan(RowMomentsOnce(norm(), d_, inv_d_, eps_, x_));
+        Plan(RowMomentsOnce(facts_, d_, x_));
       }
     }
 
@@ -156,26 +168,26 @@ struct Schedule {
           const T* xn = in_.x + d;
           const T* rn = in_.r + d;
           T* hn = in_.h + d;
-          if (rms_) {
-            U::RmsNormFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s2);
+          if (facts_.centred) {
+            U::CentredFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s1, &s2);
           } else {
-            U::LayerNormFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s1, &s2);
+            U::UncentredFastAddNextRow(p, x_, y_, d, xn, rn, bias_, hn, &s2);
           }
-        } else if (rms_) {
-          U::RmsNormFastNextRow(p, x_, y_, d, next, &s2);
+        } else if (facts_.centred) {
+          U::CentredFastNextRow(p, x_, y_, d, next, &s1, &s2);
         } else {
-          U::LayerNormFastNextRow(p, x_, y_, d, next, &s1, &s2);
+          U::UncentredFastNextRow(p, x_, y_, d, next, &s2);
         }
         Advance();
-        Plan(FromSums(norm(), d, inv_d_, eps_, x_, s1, s2));
+        Plan(FromSums(facts_, d, x_, s1, s2));
         return;
       }
       switch (plan_.mode) {
         case RowMode::kFast:
-          (rms_ ? U::RmsNormFastRow : U::LayerNormFastRow)(p, x_, y_, d);
+          (facts_.centred ? U::CentredFastRow : U::UncentredFastRow)(p, x_, y_, d);
           break;
         case RowMode::kWide:
-          (rms_ ? U::RmsNormWideRow : U::LayerNormWideRow)(p, x_, y_, d);
+          (facts_.centred ? U::CentredWideRow : U::UncentredWideRow)(p, x_, y_, d);
           break;
         case RowMode::kNonFinite:
           for (std::size_t j = 0; j < d; ++j)
@@ -185,12 +197,10 @@ struct Schedule {
       Advance();
       if (!has_next) return;
       if constexpr (kResidual) U::Add(in_.x, in_.r, bias_, in_.h, d);
-      Plan(RowMomentsOnce(norm(), d, inv_d_, eps_, x_));
+      Plan(RowMomentsOnce(facts_, d, x_));
     }
 
    private:
-    Norm norm() const { return rms_ ? Norm::kRmsNorm : Norm::kLayerNorm; }
-
     LAYERNORM_INLINE bool Apart(const T* next) const {
       const std::size_t d = d_;
       if constexpr (kResidual) {
@@ -204,7 +214,7 @@ struct Schedule {
     void Plan(const Moments& m) {
       if (mean_) *mean_++ = MeanOf(m);
       if (rstd_) *rstd_++ = m.rstd;
-      plan_ = PlanRow(norm(), m, gamma_, beta_, wide_gain_);
+      plan_ = PlanRow(facts_.centred, m, gamma_, beta_, wide_gain_);
     }
 
     LAYERNORM_INLINE void Advance() {
@@ -223,14 +233,13 @@ struct Schedule {
     Residual in_;
     std::size_t left_;
     const std::size_t d_;
-    const double inv_d_;
-    const double eps_;
+    const Facts facts_;
     const float* const gamma_;
     const float* const beta_;
     const float* const bias_;
     double* mean_;  // this run's next row's statistics outputs (null: not asked for)
     double* rstd_;
-    const bool rms_;
+
     bool wide_gain_ = false;  // set with the first row
     RowPlan plan_;            // (set by the constructor for the first row: no zeroing per call)
   };

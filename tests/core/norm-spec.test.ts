@@ -11,14 +11,13 @@ vi.mock('../../dist/norms.js', async (importOriginal) => {
   const table = await importOriginal<Record<string, unknown>>();
   const norms = table.NORMS as Record<string, unknown>;
   const forms = table.NORM_FORMS as Record<string, unknown>;
-  // The row and its form, as a maintainer adding the norm would write them. Its kernel here is
-  // LayerNorm's (wire code 0): without β, a LayerNorm computes exactly this norm, so the runtime's
-  // methods for it can run end to end without a kernel of its own.
+  // The row and its form, as a maintainer adding the norm would write them. Its facts are a
+  // LayerNorm's without β, so the core computes exactly a LayerNorm without β for it.
   norms.centrednorm = {
     name: 'CentredNorm',
     equation: 'y = γ ⊙ (x − μ) / √(mean((x − μ)²) + ε)',
-    wire: 0,
     centred: true,
+    divisor: 'width',
     bias: false,
     moment: 'c²',
     momentName: 'centred square',
@@ -64,8 +63,10 @@ const gamma = new Float32Array(d).fill(1);
 
 describe('a third norm, specified by one row', () => {
   it('is a kind and a form: the lists, the guard and the form of its facts come from the table', () => {
-    expect(NORM_KINDS).toEqual(['layernorm', 'rmsnorm', 'centrednorm']);
-    expect(NORM_FORM_NAMES).toEqual(['layernorm', 'biasfree', 'rmsnorm', 'centrednorm']);
+    expect(NORM_KINDS).toEqual(Object.keys(NORMS));
+    expect(NORM_KINDS.at(-1)).toBe('centrednorm');
+    expect(NORM_FORM_NAMES).toEqual(Object.keys(NORM_FORMS));
+    expect(NORM_FORM_NAMES.at(-1)).toBe('centrednorm');
     expect([isNormKind('centrednorm'), isNormKind('scalenorm')]).toEqual([true, false]);
     expect(normFormOf(KIND, false)).toBe('centrednorm');
     // A norm without β runs in its β-free form whatever β the caller has.
@@ -95,9 +96,10 @@ describe('a third norm, specified by one row', () => {
         '<layernorm-explainer>: CentredNorm has no bias term, so no weights.beta option; got weights.beta Float32Array(4)',
       ),
     );
+    const kinds = NORM_KINDS.map((k) => `'${k}'`);
     expect(() => checkExplainerWeights({ gamma, norm: 'scalenorm' })).toThrow(
       new TypeError(
-        "<layernorm-explainer>: weights.norm must be 'layernorm', 'rmsnorm' or 'centrednorm', got string \"scalenorm\"",
+        `<layernorm-explainer>: weights.norm must be ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, got string "scalenorm"`,
       ),
     );
   });

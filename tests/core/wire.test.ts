@@ -1,38 +1,83 @@
-// The wire between the façade and the C++ core, field by field: the layout web/src/core/call-struct.ts writes by
-// (WIRE_LAYOUT) is the one the compiler gave cpp/bindings/embind.cc's WireCall, as the module itself
-// reports it (`_wireLayout`, from offsetof and sizeof) in both builds, and writeWire puts every field
-// of a call where the core reads it, and nothing outside the struct.
-import { describe, expect, it } from 'vitest';
+// The wire between the façade and the C++ core, field by field: web/src/core/wire-call.ts's table
+// (WIRE_LAYOUT) is the one the wasm build generates cpp/bindings/embind.cc's WireCall from
+// (web/scripts/wire-header.mjs), whose static_asserts refuse a table the compiler would lay out
+// otherwise (shown here by compiling embind.cc against a wrong one), and Wire.write puts every field
+// of a call where the table says, and nothing outside the struct.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../dist/loader.js';
-import { NORMS } from '../../dist/norms.js';
-import { WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, writeWire, type WireCall } from '../../dist/core/call-struct.js';
+import { NORMS, normWire } from '../../dist/norms.js';
+import { Wire, WIRE_BYTES, WIRE_LAYOUT, WIRE_TYPE_BYTES, type WireCall } from '../../dist/core/wire-call.js';
+import { wireBytes, wireHeader, wireRows } from '../../web/scripts/wire-header.mjs';
+
+const root = join(import.meta.dirname, '..', '..');
+const WIRE_TS = readFileSync(join(root, 'web', 'src', 'core', 'wire-call.ts'), 'utf8');
+const work = mkdtempSync(join(tmpdir(), 'layernorm-wasm-wire-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Field {
   name: string;
   offset: number;
-  bytes: number;
   type: string;
 }
 
-/** The module's account of WireCall: "WireCall <sizeof>", then "name offset bytes type" lines. */
-function compiledLayout(text: string): { bytes: number; fields: Field[] } {
-  const [head, ...lines] = text.split('\n');
-  const size = /^WireCall (\d+)$/.exec(head!);
-  expect(size, `first line of _wireLayout(): ${JSON.stringify(head)}`).not.toBeNull();
-  const fields = lines.map((line) => {
-    const m = /^(\w+) (\d+) (\d+) ([iuf]\d+)$/.exec(line);
-    expect(m, `a field line of _wireLayout(): ${JSON.stringify(line)}`).not.toBeNull();
-    return { name: m![1]!, offset: Number(m![2]), bytes: Number(m![3]), type: m![4]! };
+/** Compiles embind.cc (syntax and static_asserts only) against the header generated from `source`. */
+function compileAgainst(name: string, source: string) {
+  const dir = join(work, name);
+  execFileSync('mkdir', ['-p', dir]);
+  writeFileSync(join(dir, 'wire_layout.h'), wireHeader(wireRows(source)));
+  const include = ['cpp/include', 'cpp/src', dir].flatMap((d) => ['-I', d]);
+  return spawnSync('em++', ['-std=c++17', '-fsyntax-only', ...include, 'cpp/bindings/embind.cc'], {
+    cwd: root,
+    encoding: 'utf8',
   });
-  return { bytes: Number(size![1]), fields };
 }
 
-/** C++ spells the fields in snake case (sum_out), TypeScript in camel case (sumOut). */
-const cppName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+describe('the wire struct’s one table', () => {
+  it('the generated header lists every field of WIRE_LAYOUT at its offset, and the table covers every byte once', () => {
+    const rows = wireRows(WIRE_TS);
+    expect(rows).toEqual(WIRE_LAYOUT.map(([name, offset, type]) => ({ name, offset, type })));
+    expect(wireBytes(rows)).toBe(WIRE_BYTES);
+    expect(WIRE_BYTES).toBe(64);
+    const header = wireHeader(rows);
+    expect(header).toContain('#define LNW_WIRE_BYTES 64\n');
+    expect(header).toContain('  X(sum_out, 40, u32) \\\n');
+    expect(header).toContain('  X(eps, 56, f64)\n');
+    // Every byte of the struct is one field's (no padding a field could hide in, no overlap).
+    const owner = new Array<string | null>(WIRE_BYTES).fill(null);
+    for (const [name, offset, type] of WIRE_LAYOUT) {
+      for (let b = offset; b < offset + WIRE_TYPE_BYTES[type]; b++) {
+        expect(owner[b], `byte ${b} of WireCall`).toBeNull();
+        owner[b] = name;
+      }
+    }
+    expect(owner.filter((o) => o === null)).toEqual([]);
+  });
+
+  it('a line of the table that is not a row stops the generator, naming it', () => {
+    const broken = WIRE_TS.replace("['rows', 8, 'u32'],", "['rows', 8, 'u64'],");
+    expect(() => wireRows(broken)).toThrow(
+      "wire-call.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ['rows', 8, 'u64'],",
+    );
+  });
+
+  it('embind.cc builds against the table, and not against one whose offset the compiler would not give', () => {
+    const good = compileAgainst('good', WIRE_TS);
+    expect(good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    // eps moved 4 bytes on: the struct declared from this table puts it at 56 (8-aligned) all the same.
+    const moved = compileAgainst('moved', WIRE_TS.replace("['eps', 56, 'f64'],", "['eps', 60, 'f64'],"));
+    expect(moved.status).not.toBe(0);
+    expect(moved.stderr).toContain('web/src/core/wire-call.ts writes WireCall::eps at byte 60');
+  });
+});
 
 /** A call whose every field has a value of its own, so that a field written in another's place shows. */
-const CALL: Required<WireCall> = {
-  norm: 'rmsnorm',
+const CALL: WireCall = {
+  norm: normWire(NORMS.rmsnorm),
   dtype: 2,
   rows: 0x01020304,
   d: 0xfffffff0,
@@ -49,34 +94,16 @@ const CALL: Required<WireCall> = {
   eps: 1.2345678901234567e-5,
 };
 
-describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
-  it("wire.ts's table is the compiled WireCall, field by field", async () => {
+describe.each(['simd', 'scalar'] as const)('Wire.write (%s build)', (backend) => {
+  it('Wire.write puts each field where the table has it, and writes nothing around the struct', async () => {
     const module = await loadModule(backend);
-    const compiled = compiledLayout(module._wireLayout());
-    expect(compiled.bytes).toBe(WIRE_BYTES);
-    expect(compiled.fields).toEqual(
-      WIRE_LAYOUT.map(([name, offset, type]) => ({ name: cppName(name), offset, bytes: WIRE_TYPE_BYTES[type], type })),
-    );
-    // Every byte of the struct is one field's (no padding a field could hide in, no overlap).
-    const owner = new Array<string | null>(compiled.bytes).fill(null);
-    for (const f of compiled.fields) {
-      for (let b = f.offset; b < f.offset + f.bytes; b++) {
-        expect(owner[b], `byte ${b} of WireCall`).toBeNull();
-        owner[b] = f.name;
-      }
-    }
-    expect(owner.filter((o) => o === null)).toEqual([]);
-  });
-
-  it('writeWire puts each field where the compiled layout has it, and writes nothing around the struct', async () => {
-    const module = await loadModule(backend);
-    const { fields } = compiledLayout(module._wireLayout());
+    const fields: Field[] = WIRE_LAYOUT.map(([name, offset, type]) => ({ name, offset, type }));
     const guard = 16;
     const block = module._malloc(WIRE_BYTES + 2 * guard);
     try {
       module.HEAPU8.fill(0xa5, block, block + WIRE_BYTES + 2 * guard);
       const at = block + guard;
-      writeWire(module, at, CALL);
+      new Wire(module, at).write(CALL);
       const view = new DataView(module.HEAPU8.buffer);
       const read = (f: Field) =>
         f.type === 'f64'
@@ -86,7 +113,7 @@ describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
             : view.getUint32(at + f.offset, true);
       const written = Object.fromEntries(fields.map((f) => [f.name, read(f)]));
       expect(written).toEqual({
-        norm: NORMS.rmsnorm.wire,
+        norm: normWire(NORMS.rmsnorm),
         dtype: CALL.dtype,
         rows: CALL.rows,
         d: CALL.d,
@@ -96,7 +123,7 @@ describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
         beta: CALL.beta,
         residual: CALL.residual,
         bias: CALL.bias,
-        sum_out: CALL.sumOut,
+        sumOut: CALL.sumOut,
         mean: CALL.mean,
         rstd: CALL.rstd,
         scratch: CALL.scratch,
@@ -107,11 +134,15 @@ describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
         ...module.HEAPU8.subarray(at + WIRE_BYTES, at + WIRE_BYTES + guard),
       ];
       expect(around).toEqual(new Array(2 * guard).fill(0xa5));
-      // A field left out of a call (scratch is optional) is written as 0, not left as it was.
-      const { scratch: _, ...withoutScratch } = CALL;
-      writeWire(module, at, withoutScratch);
-      const scratch = fields.find((f) => f.name === 'scratch')!;
-      expect(read(scratch)).toBe(0);
+      // Memory growth detaches the views a Wire keeps: its next write makes them again.
+      const wire = new Wire(module, at);
+      wire.write(CALL);
+      const before = module.HEAPU8.length;
+      const big = module._malloc(before);
+      expect(module.HEAPU8.length).toBeGreaterThan(before);
+      wire.write({ ...CALL, rows: 7 });
+      expect(new DataView(module.HEAPU8.buffer).getUint32(at + 8, true)).toBe(7);
+      module._free(big);
     } finally {
       module._free(block);
     }
@@ -128,11 +159,11 @@ describe.each(['simd', 'scalar'] as const)('the wire (%s build)', (backend) => {
         ['x', -8],
         ['mean', 2 ** 31 + 0.5],
       ] as const) {
-        expect(() => writeWire(module, block, { ...CALL, [name]: value })).toThrow(
+        expect(() => new Wire(module, block).write({ ...CALL, [name]: value })).toThrow(
           `the core's call: ${name} = ${value} does not fit its 32 bits (a defect)`,
         );
       }
-      writeWire(module, block, { ...CALL, rows: 2 ** 32 - 1 });
+      new Wire(module, block).write({ ...CALL, rows: 2 ** 32 - 1 });
       expect(new DataView(module.HEAPU8.buffer).getUint32(block + 8, true)).toBe(2 ** 32 - 1);
     } finally {
       module._free(block);

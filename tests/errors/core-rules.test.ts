@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../dist/index.js';
 import { DTYPE_CODES } from '../../dist/checks/activations.js';
-import { NORMS } from '../../dist/norms.js';
+import { NORMS, normWire } from '../../dist/norms.js';
 import { CASES, type Context, type ErrorCase } from '../kit/catalogue/index.mjs';
 import { GAMMA3, arrays, expectCaseError, expectGood, failure } from './context.js';
 
@@ -129,7 +129,20 @@ describe('every status the core can return is a rule the façade checks first', 
   }
 
   it('the norms and dtypes the façade sends are the header’s codes, and only those', () => {
-    expect(Object.fromEntries(Object.values(NORMS).map((n) => [n.name, n.wire]))).toEqual({ LayerNorm: 0, RMSNorm: 1 });
+    // A norm crosses as its facts, coded as the header's NormOf() codes them.
+    const bit = (fact: string) => Number(HEADER.match(new RegExp(`${fact} \\? (\\d+) : 0`))?.[1]);
+    const [tag, centred, one, bias] = [
+      Number(/\b(0x[0-9a-f]+) \|/.exec(HEADER)?.[1]),
+      bit('centred'),
+      bit('kOne'),
+      bit('bias'),
+    ];
+    expect([tag, centred, one, bias]).toEqual([0x100, 1, 2, 4]);
+    for (const n of Object.values(NORMS)) {
+      const facts = (n.centred ? centred : 0) | ((n.divisor as string) === 'one' ? one : 0) | (n.bias ? bias : 0);
+      expect(normWire(n), n.name).toBe(tag | facts);
+    }
+    expect([normWire(NORMS.layernorm), normWire(NORMS.rmsnorm)]).toEqual([tag | centred | bias, tag]);
     expect(cppEnum('Norm')).toEqual({ kLayerNorm: 0, kRmsNorm: 1 });
     expect(DTYPE_CODES).toEqual({ float32: 0, float16: 1, bfloat16: 2 });
     expect(cppEnum('DType')).toEqual({ kFloat32: 0, kFloat16: 1, kBFloat16: 2 });

@@ -12,6 +12,16 @@ export interface ExactOptions {
 export function exactLayerNorm(h: Floats, d: number, options?: ExactOptions): Float32Array;
 export function exactRmsNorm(h: Floats, d: number, options?: Omit<ExactOptions, 'beta'>): Float32Array;
 
+/** A norm's facts: whether it subtracts the row's mean, and what its moment divides Σc² by (d or 1). */
+export interface NormFacts {
+  centred: boolean;
+  divisor: 'width' | 'one';
+  /** Whether β applies (absent: as given). */
+  bias?: boolean;
+}
+export function factsOf(norm: 'layernorm' | 'rmsnorm' | NormFacts): NormFacts;
+export function exactNormOf(facts: NormFacts, h: Floats, d: number, options?: ExactOptions): Float32Array;
+
 export function ulp32(s: number): number;
 
 export interface ExactComparison {

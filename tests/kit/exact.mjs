@@ -10,7 +10,17 @@
 // In units of u = 2^-149, with H_j = h_j / u, S = Σ H_j, P = Σ H_j², E = ε / 2^-1074:
 //   LayerNorm  x̂_j = c_j / √Q, c_j = d·H_j − S, Q = (d·P − S²) + E·d²·2^-776
 //   RMSNorm    x̂_j = c_j / √Q, c_j = H_j,       Q = (P + E·d·2^-776) / d
-// and y_j / u = G_j·x̂_j + B_j with G = γ/u, B = β/u. Q is kept as the fraction Qn / Qd.
+// and y_j / u = G_j·x̂_j + B_j with G = γ/u, B = β/u. Q is kept as the fraction Qn / Qd. Any norm
+// given by its facts (whether it centres, and what its moment divides by, n = d or 1) is the same
+// with Q = (d·P − S²)·d/n + E·d²·2^-776 (centred) or (P + E·n·2^-776) / n.
+
+/** The facts of the norms the kit names; any other norm is passed as its facts. */
+const NAMED = {
+  layernorm: { centred: true, divisor: 'width', bias: true },
+  rmsnorm: { centred: false, divisor: 'width', bias: false },
+};
+/** A norm's facts: `norm` a name of NAMED, or facts { centred, divisor: 'width' | 'one', bias? }. */
+export const factsOf = (norm) => (typeof norm === 'string' ? NAMED[norm] : norm);
 
 const UNIT_EXP = 149; // a float32 is an integer times 2^-149
 const EPS_SHIFT = 776n; // 2^-1074 / (2^-149)² = 2^-776
@@ -113,7 +123,9 @@ const sign = (n) => (n > 0n ? 1 : n < 0n ? -1 : 0);
  * kind 'layernorm' or 'rmsnorm' (see the top of this file), E being ε / 2^-1074.
  */
 export function rowIntegers(kind, h, base, d, E) {
+  const { centred, divisor } = factsOf(kind);
   const D = BigInt(d);
+  const N = divisor === 'width' ? D : 1n;
   const H = new Array(d);
   let S = 0n,
     P = 0n;
@@ -123,8 +135,8 @@ export function rowIntegers(kind, h, base, d, E) {
     S += v;
     P += v * v;
   }
-  const Qn = kind === 'layernorm' ? ((D * P - S * S) << EPS_SHIFT) + E * D * D : (P << EPS_SHIFT) + E * D;
-  const Qd = kind === 'layernorm' ? 1n << EPS_SHIFT : D << EPS_SHIFT;
+  const Qn = centred ? (((D * P - S * S) * (D / N)) << EPS_SHIFT) + E * D * D : (P << EPS_SHIFT) + E * N;
+  const Qd = centred ? 1n << EPS_SHIFT : N << EPS_SHIFT;
   return { D, H, S, P, Qn, Qd };
 }
 
@@ -136,7 +148,7 @@ function normalizeRow(kind, h, base, d, gamma, beta, E, out, guessless) {
   for (let j = 0; j < d; j++) {
     const b = beta ? beta[j] : 0;
     const g = gamma ? gamma[j] : 1;
-    const c = kind === 'layernorm' ? D * H[j] - S : H[j];
+    const c = factsOf(kind).centred ? D * H[j] - S : H[j];
     if (c === 0n || g === 0) {
       out[base + j] = b === 0 ? 0 : b; // exactly β; an exact zero is +0
       continue;
@@ -214,6 +226,14 @@ function exactNorm(fn, kind, h, d, { gamma = null, beta = null, eps = 1e-5, gues
  */
 export function exactLayerNorm(h, d, options) {
   return exactNorm('exactLayerNorm', 'layernorm', h, d, options);
+}
+
+/**
+ * The norm with these facts ({ centred, divisor: 'width' | 'one' }), correctly rounded as
+ * exactLayerNorm: y = γ ⊙ c / √(Σc² / n + ε) + β, c = h − μ or h, n = d or 1.
+ */
+export function exactNormOf(facts, h, d, options) {
+  return exactNorm('exactNormOf', facts, h, d, options);
 }
 
 /** RMSNorm y = γ ⊙ h / √(mean(h²) + ε), correctly rounded as exactLayerNorm; a zero row gives 0. */

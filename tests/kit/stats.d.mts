@@ -11,6 +11,12 @@ export interface ExactRmsNormStats {
 }
 export function exactStats(h: Floats, d: number, options?: { norm?: 'layernorm'; eps?: number }): ExactLayerNormStats;
 export function exactStats(h: Floats, d: number, options: { norm: 'rmsnorm'; eps?: number }): ExactRmsNormStats;
+/** A norm given by its facts: its mean if it centres, its moment by the name its facts give it, rstd. */
+export function exactStats(
+  h: Floats,
+  d: number,
+  options: { norm: import('./exact.mjs').NormFacts; eps?: number },
+): Record<string, Float64Array>;
 
 export function exactReference(
   h: Floats,

@@ -1,7 +1,7 @@
 // The exact oracle's statistics and stages, for the tests that check what the kernels report
 // besides their outputs (mean, variance, rstd, the stages of one row): exact rationals from the
 // row's integers (exact.mjs), returned as doubles within two units of their last place.
-import { bitLength, checkInputs, epsUnits, exactLayerNorm, exactRmsNorm, rowIntegers, rowIsFinite } from './exact.mjs';
+import { bitLength, checkInputs, epsUnits, exactNormOf, factsOf, rowIntegers, rowIsFinite } from './exact.mjs';
 
 const UNIT_EXP = 149;
 const sign = (n) => (n > 0n ? 1 : n < 0n ? -1 : 0);
@@ -36,23 +36,38 @@ function rsqrtToDouble(Qn, Qd, exp) {
   return ratioToDouble(root, 1n, exp - k);
 }
 
+/** The name the API gives a norm's moment, by its facts: centred or not, divided by d or by 1. */
+const MOMENTS = {
+  centred: { width: 'variance', one: 'centredSumOfSquares' },
+  uncentred: { width: 'meanSquare', one: 'sumOfSquares' },
+};
+const momentOf = ({ centred, divisor }) => MOMENTS[centred ? 'centred' : 'uncentred'][divisor];
+
 /** The statistics of one finite row from its integers. */
 function rowStats(norm, ints) {
+  const { centred, divisor } = factsOf(norm);
   const { D, S, P, Qn, Qd } = ints;
-  // LayerNorm: σ² + ε = Q·u²/d², so rstd = d / (u·√Q); RMSNorm: mean(h²) + ε = Q·u², rstd = 1 / (u·√Q).
-  const rstd = Qn === 0n ? Infinity : rsqrtToDouble(Qn, Qd, UNIT_EXP) * (norm === 'layernorm' ? Number(D) : 1);
-  if (norm === 'rmsnorm') return { meanSquare: ratioToDouble(P, D, -2 * UNIT_EXP), rstd };
+  const N = divisor === 'width' ? D : 1n;
+  // Centred: moment + ε = Q·u²/d², so rstd = d / (u·√Q); uncentred: moment + ε = Q·u², rstd = 1 / (u·√Q).
+  const rstd = Qn === 0n ? Infinity : rsqrtToDouble(Qn, Qd, UNIT_EXP) * (centred ? Number(D) : 1);
+  if (!centred) return { [momentOf(factsOf(norm))]: ratioToDouble(P, N, -2 * UNIT_EXP), rstd };
   return {
     mean: signedRatio(S, D, -UNIT_EXP),
-    variance: ratioToDouble(D * P - S * S, D * D, -2 * UNIT_EXP),
+    [momentOf(factsOf(norm))]: ratioToDouble(D * P - S * S, D * N, -2 * UNIT_EXP),
     rstd,
   };
 }
 
-const FIELDS = { layernorm: ['mean', 'variance', 'rstd'], rmsnorm: ['meanSquare', 'rstd'] };
+/** The statistics' names for a norm: its mean if it centres, its moment, rstd. */
+const fieldsOf = (norm) => {
+  const facts = factsOf(norm);
+  return [...(facts.centred ? ['mean'] : []), momentOf(facts), 'rstd'];
+};
 
 function checkNorm(fn, norm) {
-  if (!Object.hasOwn(FIELDS, norm)) throw new TypeError(`${fn}: norm must be 'layernorm' or 'rmsnorm', got ${norm}`);
+  const facts = factsOf(norm);
+  if (!facts || typeof facts.centred !== 'boolean' || !['width', 'one'].includes(facts.divisor))
+    throw new TypeError(`${fn}: norm must be 'layernorm', 'rmsnorm' or { centred, divisor }, got ${norm}`);
 }
 
 /**
@@ -65,10 +80,11 @@ export function exactStats(h, d, { norm = 'layernorm', eps = 1e-5 } = {}) {
   checkNorm('exactStats', norm);
   const E = epsUnits(eps);
   const rows = h.length / d;
-  const out = Object.fromEntries(FIELDS[norm].map((k) => [k, new Float64Array(rows)]));
+  const fields = fieldsOf(norm);
+  const out = Object.fromEntries(fields.map((k) => [k, new Float64Array(rows)]));
   for (let r = 0; r < rows; r++) {
     const stats = rowIsFinite(h, r * d, d) ? rowStats(norm, rowIntegers(norm, h, r * d, d, E)) : null;
-    for (const k of FIELDS[norm]) out[k][r] = stats ? stats[k] : NaN;
+    for (const k of fields) out[k][r] = stats ? stats[k] : NaN;
   }
   return out;
 }
@@ -79,7 +95,8 @@ export function exactStats(h, d, { norm = 'layernorm', eps = 1e-5 } = {}) {
  */
 export function exactReference(h, d, { norm = 'layernorm', gamma = null, beta = null, eps = 1e-5 } = {}) {
   checkNorm('exactReference', norm);
-  const y = norm === 'layernorm' ? exactLayerNorm(h, d, { gamma, beta, eps }) : exactRmsNorm(h, d, { gamma, eps });
+  const facts = factsOf(norm);
+  const y = exactNormOf(facts, h, d, { gamma, beta: facts.bias === false ? null : beta, eps });
   return { y, ...exactStats(h, d, { norm, eps }) };
 }
 
@@ -94,7 +111,7 @@ export function exactStages(h, d, row, { norm = 'layernorm', gamma = null, eps =
   if (!rowIsFinite(h, row * d, d)) throw new RangeError(`exactStages: row ${row} holds NaN or ±Infinity`);
   const ints = rowIntegers(norm, h, row * d, d, epsUnits(eps));
   const { D, H, S, Qn, Qd } = ints;
-  const centred = norm === 'layernorm';
+  const { centred } = factsOf(norm);
   const c = H.map((v) => (centred ? D * v - S : v));
   // x̂_j = c_j / √Q exactly: c_j · √(Qd/Qn), each factor within an ulp or two.
   const root = Qn === 0n ? 0 : rsqrtToDouble(Qn, Qd, 0);

@@ -22,6 +22,7 @@ export {
   NORM_KINDS,
   NORM_FORM_NAMES,
   isNormKind,
+  momentKey,
   normFormOf,
   normOfForm,
 } from './norms.js';

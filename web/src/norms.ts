@@ -15,17 +15,28 @@
  * May import: nothing.
  */
 
-export interface NormSpec {
+/**
+ * The facts of a norm's arithmetic, all the C++ core is told of it (cpp/src/norm_traits.h states
+ * the same for the norms it names): whether it subtracts the row's mean, what its moment divides
+ * the (centred) sum of squares by — the width d (a variance, a mean square) or 1 (a sum of
+ * squares) — and whether it adds a bias β. The gain always multiplies: a family whose checkpoint
+ * stores w for 1 + w is converted by the loader (io/convention.ts). The references, the stage
+ * types and the explainer follow from these three.
+ */
+export interface NormFacts {
+  /** Subtracts the row's mean (LayerNorm) or not (RMSNorm). */
+  readonly centred: boolean;
+  /** What the moment divides the sum of squares by: 'width' (d) or 'one'. */
+  readonly divisor: 'width' | 'one';
+  /** Has an additive bias β (the core computes it only for a centred norm). */
+  readonly bias: boolean;
+}
+
+export interface NormSpec extends NormFacts {
   /** As the page, errors and reports write it. */
   readonly name: string;
   /** The formula over one row of width d. */
   readonly equation: string;
-  /** cpp/include/layernorm/layernorm.h's `Norm` value, as the wire carries it. */
-  readonly wire: number;
-  /** Subtracts the row's mean (LayerNorm) or not (RMSNorm). */
-  readonly centred: boolean;
-  /** Has an additive bias β. */
-  readonly bias: boolean;
   /** The statistic under the square root, as the page labels it. */
   readonly moment: string;
   /** The statistic under the square root, in words (the page's captions and notes). */
@@ -48,8 +59,8 @@ export const NORMS = {
   layernorm: {
     name: 'LayerNorm',
     equation: 'y = γ ⊙ (x − μ) / √(σ² + ε) + β',
-    wire: 0,
     centred: true,
+    divisor: 'width',
     bias: true,
     moment: 'σ²',
     momentName: 'variance',
@@ -65,8 +76,8 @@ export const NORMS = {
   rmsnorm: {
     name: 'RMSNorm',
     equation: 'y = γ ⊙ x / √(mean(x²) + ε)',
-    wire: 1,
     centred: false,
+    divisor: 'width',
     bias: false,
     moment: 'mean(x²)',
     momentName: 'mean square',
@@ -75,6 +86,27 @@ export const NORMS = {
     api: { call: 'rmsNorm', create: 'createRmsNorm', stages: 'rmsNormStages', reference: 'rmsNormReference' },
   },
 } as const satisfies Record<string, NormSpec>;
+
+/**
+ * The `Norm` code the core takes for a norm's facts (cpp/include/layernorm/layernorm.h, NormOf):
+ * the wire carries the facts, so a row of NORMS needs no code of its own in the C++ core.
+ */
+export const normWire = (f: NormFacts): number =>
+  0x100 | (f.centred ? 1 : 0) | (f.divisor === 'one' ? 2 : 0) | (f.bias ? 4 : 0);
+
+/**
+ * The name of a norm's moment in its stages, from its facts: a centred norm's over d is the
+ * variance, an uncentred one's the mean square; over 1, the (centred) sum of squares.
+ */
+export const MOMENT_KEYS = {
+  centred: { width: 'variance', one: 'centredSumOfSquares' },
+  uncentred: { width: 'meanSquare', one: 'sumOfSquares' },
+} as const;
+export type MomentKey<F extends NormFacts> = (typeof MOMENT_KEYS)[F['centred'] extends true
+  ? 'centred'
+  : 'uncentred'][F['divisor']];
+export const momentKey = <F extends NormFacts>(f: F): MomentKey<F> =>
+  MOMENT_KEYS[f.centred ? 'centred' : 'uncentred'][f.divisor] as MomentKey<F>;
 
 /** The kinds of norm: the one place their union is written. */
 export type NormKind = keyof typeof NORMS;

@@ -3,9 +3,9 @@
  *
  * May import: norms.ts.
  */
-import type { NORMS, NormKind } from './norms.js';
+import type { MomentKey, NORMS, NormKind } from './norms.js';
 
-export type { FormOf, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
+export type { FormOf, NormFacts, NormForm, NormFormSpec, NormKind, NormSpec } from './norms.js';
 
 export type Backend = 'simd' | 'scalar';
 
@@ -209,18 +209,17 @@ export interface StagesOfEveryNorm {
   output: Float32Array; // bit-identical to the call's output
 }
 
-/** A centred norm's statistics and its centring. */
+/** A centred norm's mean and its centring. */
 export interface CentredStages {
   mean: number;
-  variance: number;
   centered: Float32Array; // x − μ
 }
 
-/** The moment of a norm that does not centre. */
-export interface MeanSquareStage {
-  /** mean(x²) */
-  meanSquare: number;
-}
+/**
+ * The norm K's moment, under the name its facts give it (norms.ts, MOMENT_KEYS): `variance` of a
+ * LayerNorm, `meanSquare` (mean(x²)) of an RMSNorm.
+ */
+export type MomentStage<K extends NormKind> = { [P in MomentKey<NormSpecOf<K>>]: number };
 
 /** The gain's product before a norm's bias is added. */
 export interface ScaledStage {
@@ -229,7 +228,8 @@ export interface ScaledStage {
 
 /** One row's stages for the norm K: its statistics, and a stage per step its row has. */
 export type NormStages<K extends NormKind> = StagesOfEveryNorm &
-  IfCentred<K, CentredStages, MeanSquareStage> &
+  IfCentred<K, CentredStages> &
+  MomentStage<K> &
   IfBias<K, ScaledStage>;
 export type LayerNormStages = NormStages<'layernorm'>;
 export type RmsNormStages = NormStages<'rmsnorm'>;

@@ -42,6 +42,29 @@ const char* StatusMessage(Status status);
 
 enum class Norm : int { kLayerNorm = 0, kRmsNorm = 1 };
 
+// What a norm's second moment divides the row's sum of squares by: its width d (LayerNorm's
+// variance, RMSNorm's mean square) or nothing (a sum of squares: y = gamma * x / sqrt(sum(x^2) +
+// eps), the L2 normalization).
+enum class MomentDivisor : int { kWidth = 0, kOne = 1 };
+
+// The facts of a norm's arithmetic, which is all the core knows of it: whether it subtracts the
+// row's mean, what its moment divides by, and whether it adds a bias beta. The gain always
+// multiplies (a checkpoint that stores w for 1 + w is converted by its loader). The named norms
+// are rows of a table (src/norm_traits.h); any other facts are a Norm too, by NormOf().
+struct NormTraits {
+  bool centred;
+  MomentDivisor divisor;
+  bool bias;
+};
+
+// The Norm that computes `traits`: the kernels follow from the facts, so a norm that has no name
+// here runs as any named one does. A bias without centring is no Norm (kInvalidNorm): the
+// uncentred kernels add none.
+constexpr Norm NormOf(NormTraits traits) {
+  return static_cast<Norm>(0x100 | (traits.centred ? 1 : 0) |
+                           (traits.divisor == MomentDivisor::kOne ? 2 : 0) | (traits.bias ? 4 : 0));
+}
+
 // The type of the activations (x, residual, y, sum_out); gamma, beta and bias are float32.
 // float16 and bfloat16 values are their 16 bits, as std::uint16_t.
 enum class DType : int { kFloat32 = 0, kFloat16 = 1, kBFloat16 = 2 };
@@ -60,13 +83,13 @@ struct NormCall {
   const void* x = nullptr;
   void* y = nullptr;             // may be x (in place); otherwise must not overlap x
   const float* gamma = nullptr;  // d values; null means ones
-  const float* beta = nullptr;   // d values; null means zeros (LayerNorm only)
+  const float* beta = nullptr;   // d values; null means zeros (a norm with a bias only)
   double eps = 1e-5;
   const void* residual = nullptr;  // rows * d: normalizes h = (x + residual) + bias
   const float* bias = nullptr;     // d values added with the residual (needs residual)
   void* sum_out = nullptr;         // receives h (needs residual); may be x or residual, not y
-  double* mean = nullptr;          // rows values: each row's mean (LayerNorm only)
-  double* rstd = nullptr;          // rows values: 1 / sqrt(var + eps), RMSNorm 1 / sqrt(ms + eps)
+  double* mean = nullptr;          // rows values: each row's mean (a centred norm only)
+  double* rstd = nullptr;          // rows values: 1 / sqrt(moment + eps) (RowStats)
   // d floats of working memory for float16 / bfloat16 rows wider than 4096 values; when null such
   // calls allocate it (pass it to keep a call from allocating).
   float* scratch = nullptr;
@@ -74,7 +97,9 @@ struct NormCall {
 
 // Statistics of one row as the kernels compute them. rstd is 1 / sqrt(variance + eps)
 // (+inf for a constant row with eps == 0). All NaN for a row with a NaN or infinite value.
-// For RMSNorm, mean is 0 and variance is the mean square.
+// variance is the norm's moment: for an uncentred norm the mean is 0 and it is the mean square
+// (MomentDivisor::kWidth) or the sum of squares (kOne); a centred norm with kOne has d times the
+// variance.
 struct RowStats {
   double mean;
   double variance;

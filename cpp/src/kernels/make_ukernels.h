@@ -23,10 +23,10 @@ constexpr TypeUkernels TypeTable() {
   t.normalize_residual_rows = &S::NormalizeResidualRows;
   t.statistics = &S::Statistics;
   if constexpr (std::is_same_v<typename U::T, float>) {
-    t.layernorm_fast = &U::LayerNormFastRow;
-    t.layernorm_wide = &U::LayerNormWideRow;
-    t.rmsnorm_fast = &U::RmsNormFastRow;
-    t.rmsnorm_wide = &U::RmsNormWideRow;
+    t.centred_fast = &U::CentredFastRow;
+    t.centred_wide = &U::CentredWideRow;
+    t.uncentred_fast = &U::UncentredFastRow;
+    t.uncentred_wide = &U::UncentredWideRow;
     t.add = &U::Add;
   }
   return t;

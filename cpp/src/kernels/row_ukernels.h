@@ -242,11 +242,11 @@ struct RowUkernels {
     }
   };
 
-  // ---- LayerNorm rows
+  // ---- centred rows (LayerNorm)
 
   template <bool kGamma, bool kBeta, class Next>
-  static void LayerNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
-                            double* sum, double* squares) {
+  static void CentredFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
+                          double* sum, double* squares) {
     const float* gamma = p.gamma;
     const float* beta = p.beta;
     const F32 mu_hi = Ops::Splat32(p.mu_hi);
@@ -319,7 +319,7 @@ struct RowUkernels {
     }
   }
 
-  // ---- RMSNorm rows: x̂ = x * rstd, then the gain
+  // ---- uncentred rows (RMSNorm): x̂ = x * rstd, then the gain
 
   // With a gain, x̂ is formed 2^64 times too large and the product scaled back by that power of two
   // (exact unless the output is subnormal, rounded once more then): an element far below the
@@ -331,8 +331,8 @@ struct RowUkernels {
   static constexpr float kRmsDown = 0x1p-64f;
 
   template <bool kGamma, class Next>
-  static void RmsNormFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
-                          double* squares) {
+  static void UncentredFast(const RowParams& p, const T* x, T* y, std::size_t d, Next next,
+                            double* squares) {
     const float* gamma = p.gamma;
     const float r = kGamma ? p.rstd32 * kRmsUp : p.rstd32;
     const F32 rstd = Ops::Splat32(r);
@@ -429,53 +429,53 @@ struct RowUkernels {
   // ---- entry points: the gain/bias specialization is picked once per row
 
   template <class Next>
-  static void LayerNormWith(const RowParams& p, const void* xv, void* yv, std::size_t d, Next next,
-                            double* sum, double* squares) {
+  static void CentredWith(const RowParams& p, const void* xv, void* yv, std::size_t d, Next next,
+                          double* sum, double* squares) {
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     // (A bias without a gain, which no model has, takes the wide path: plan.h.)
-    if (p.gamma && p.beta) return LayerNormFast<true, true>(p, x, y, d, next, sum, squares);
-    if (p.gamma) return LayerNormFast<true, false>(p, x, y, d, next, sum, squares);
-    return LayerNormFast<false, false>(p, x, y, d, next, sum, squares);
+    if (p.gamma && p.beta) return CentredFast<true, true>(p, x, y, d, next, sum, squares);
+    if (p.gamma) return CentredFast<true, false>(p, x, y, d, next, sum, squares);
+    return CentredFast<false, false>(p, x, y, d, next, sum, squares);
   }
   template <class Next>
-  static void RmsNormWith(const RowParams& p, const void* xv, void* yv, std::size_t d, Next next,
-                          double* squares) {
+  static void UncentredWith(const RowParams& p, const void* xv, void* yv, std::size_t d, Next next,
+                            double* squares) {
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
-    if (p.gamma) return RmsNormFast<true>(p, x, y, d, next, squares);
-    return RmsNormFast<false>(p, x, y, d, next, squares);
+    if (p.gamma) return UncentredFast<true>(p, x, y, d, next, squares);
+    return UncentredFast<false>(p, x, y, d, next, squares);
   }
 
-  static void LayerNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
-    LayerNormWith(p, x, y, d, NoNext{}, nullptr, nullptr);
+  static void CentredFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    CentredWith(p, x, y, d, NoNext{}, nullptr, nullptr);
   }
-  static void LayerNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
-                                   const void* xn, double* sum, double* squares) {
-    LayerNormWith(p, x, y, d, SumNext{static_cast<const T*>(xn)}, sum, squares);
+  static void CentredFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                 const void* xn, double* sum, double* squares) {
+    CentredWith(p, x, y, d, SumNext{static_cast<const T*>(xn)}, sum, squares);
   }
-  static void RmsNormFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
-    RmsNormWith(p, x, y, d, NoNext{}, nullptr);
+  static void UncentredFastRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+    UncentredWith(p, x, y, d, NoNext{}, nullptr);
   }
-  static void RmsNormFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
-                                 const void* xn, double* squares) {
-    RmsNormWith(p, x, y, d, SumNext{static_cast<const T*>(xn)}, squares);
+  static void UncentredFastNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                   const void* xn, double* squares) {
+    UncentredWith(p, x, y, d, SumNext{static_cast<const T*>(xn)}, squares);
   }
   // The next row of a fused call: h = (xn + rn) + bias formed into hn while this row is written.
-  static void LayerNormFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
-                                      const T* xn, const T* rn, const float* bias, T* hn,
-                                      double* sum, double* squares) {
-    LayerNormWith(p, x, y, d, AddNext{xn, rn, bias, hn}, sum, squares);
-  }
-  static void RmsNormFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
-                                    const T* xn, const T* rn, const float* bias, T* hn,
+  static void CentredFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                    const T* xn, const T* rn, const float* bias, T* hn, double* sum,
                                     double* squares) {
-    RmsNormWith(p, x, y, d, AddNext{xn, rn, bias, hn}, squares);
+    CentredWith(p, x, y, d, AddNext{xn, rn, bias, hn}, sum, squares);
   }
-  static void LayerNormWideRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+  static void UncentredFastAddNextRow(const RowParams& p, const void* x, void* y, std::size_t d,
+                                      const T* xn, const T* rn, const float* bias, T* hn,
+                                      double* squares) {
+    UncentredWith(p, x, y, d, AddNext{xn, rn, bias, hn}, squares);
+  }
+  static void CentredWideRow(const RowParams& p, const void* x, void* y, std::size_t d) {
     Wide<true>(p, static_cast<const T*>(x), static_cast<T*>(y), d);
   }
-  static void RmsNormWideRow(const RowParams& p, const void* x, void* y, std::size_t d) {
+  static void UncentredWideRow(const RowParams& p, const void* x, void* y, std::size_t d) {
     Wide<false>(p, static_cast<const T*>(x), static_cast<T*>(y), d);
   }
 };

@@ -68,10 +68,10 @@ struct TypeUkernels {
   NormalizeResidualRowsFn normalize_residual_rows;
   StatisticsFn statistics;
   // The float32 table's only: Stages() runs them one at a time on rows it has widened.
-  RowFn layernorm_fast;
-  RowFn layernorm_wide;
-  RowFn rmsnorm_fast;
-  RowFn rmsnorm_wide;
+  RowFn centred_fast;
+  RowFn centred_wide;
+  RowFn uncentred_fast;
+  RowFn uncentred_wide;
   AddFn add;
 };
 

@@ -17,10 +17,11 @@ import {
 import { quickCheck } from '../checks/quick-check.js';
 import { checkEps, checkOptions, checkParam, checkRows, checkWidth, numberError } from '../checks/validate.js';
 import { halfBitsToFloat32 } from '../numerics/half.js';
-import { NORM_KINDS, NORMS } from '../norms.js';
+import { momentKey, NORM_KINDS, NORMS } from '../norms.js';
 import type { ActivationArray, Backend, NormCallMethods, NormCallRuntime } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
-import { Executor, type Params } from './executor.js';
+import { Executor } from './executor.js';
+import type { Params } from './plan.js';
 import type { Heap } from './heap.js';
 
 // The norms' methods are the table's (norms.ts `api`), installed on the prototype below.
@@ -72,7 +73,8 @@ export class NormRuntime implements NormCallRuntime {
       d,
       eps: s.eps,
       dtype: s.dtype,
-      ...(spec.centred ? { mean, variance: moment } : { meanSquare: moment }),
+      ...(spec.centred ? { mean } : {}),
+      [momentKey(spec)]: moment,
       rstd,
       ...s.inputs,
       ...(spec.centred ? { centered } : {}),

@@ -1,9 +1,8 @@
 /** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
 import { kindOf, type ActivationKind } from '../checks/activations.js';
 import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
-import { CHUNK, type Params } from './executor.js';
 import { NORMS } from '../norms.js';
-import { asJob, type Job } from './plan.js';
+import { asJob, isPerToken, type Job, type Params } from './plan.js';
 import { quickCheck } from '../checks/quick-check.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { CallArrays } from './heap.js';
@@ -88,16 +87,17 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     // The per-token call: a float32 LayerNorm of plain live arrays that fit the chunk goes straight
     // to the kernel (what checkForward would accept, checked in a few comparisons).
     if (this.#plain && x instanceof Float32Array && ArrayBuffer.isView(x)) {
-      const n = x.length;
+      const n = x.length,
+        d = this.d;
       if (
         n > 0 &&
-        n <= CHUNK &&
-        n % this.d === 0 &&
+        n % d === 0 &&
+        isPerToken(true, n / d, d, false) &&
         (out === undefined || (out instanceof Float32Array && ArrayBuffer.isView(out) && out.length === n))
       ) {
         const y = (out ?? null) as Float32Array | null;
         const { gamma, beta } = params;
-        return this.runtime.executor.plain(x, y, n / this.d, this.d, gamma, beta, this.eps, null, null) as A;
+        return this.runtime.executor.perToken(x, y, n / d, d, gamma, beta, this.eps, null, null) as A;
       }
     }
     const call = checkForward(this, x, out);

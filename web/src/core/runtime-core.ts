@@ -4,7 +4,8 @@
  * not on runtime.ts, which constructs them: the dependencies point one way.
  */
 import type { CheckedNorm } from '../checks/call.js';
-import type { Executor, Params } from './executor.js';
+import type { Executor } from './executor.js';
+import type { Params } from './plan.js';
 import type { Heap } from './heap.js';
 import type { ActivationArray } from '../types.js';
 

@@ -1,12 +1,35 @@
 /**
  * The numbers the explainer shows for one row: its stages under the form its weights run in, and
- * the same row under the three forms (same γ), each computed by the package's runtime. It is
- * `layernorm-wasm/explainer/compute` too, for hosts that compute them elsewhere (a worker holding
- * the data, where no element can be defined) and hand them to the element through its `engine`.
+ * the same row under every form (same γ), each computed by the package's runtime through the
+ * methods the forms' rows name. It is `layernorm-wasm/explainer/compute` too, for hosts that
+ * compute them elsewhere (a worker holding the data, where no element can be defined) and hand them
+ * to the element through its `engine`.
  */
-import { DEFAULT_FORM, DEFAULT_NORM, NORM_FORMS, normFormOf, normOfForm, type NormForm } from '../norms.js';
+import {
+  DEFAULT_FORM,
+  DEFAULT_NORM,
+  NORM_FORM_NAMES,
+  NORM_FORMS,
+  NORM_KINDS,
+  NORMS,
+  momentKey,
+  normFormOf,
+  normOfForm,
+  type NormFacts,
+  type NormForm,
+} from '../norms.js';
 import type { NormCallRuntime } from '../types.js';
-import type { ExplainerStages, ExplainerWeights, Explanation } from './types.js';
+import type { ExplainerStages, ExplainerVariants, ExplainerWeights, Explanation } from './types.js';
+
+type Stages = (x: Float32Array, d: number, row: number, options: object) => ExplainerStages;
+type Call = (x: Float32Array, d: number, options: object) => Float32Array;
+/** The runtime's method of that name (installed from the norms' rows, runtime.ts). */
+const method = <F>(rt: NormCallRuntime, name: string): F =>
+  (rt as unknown as Record<string, (...args: never[]) => unknown>)[name]!.bind(rt) as F;
+
+/** The norm with these facts (the row's statistics are those of the norms over d). */
+const normWith = (centred: boolean): (typeof NORMS)[keyof typeof NORMS] =>
+  NORMS[NORM_KINDS.find((k) => NORMS[k].centred === centred && (NORMS[k] as NormFacts).divisor === 'width')!];
 
 /** The form these weights run in (LayerNorm with γ = 1 while there are none). */
 export function formOf(w: ExplainerWeights | null | undefined): NormForm {
@@ -32,25 +55,39 @@ export function explainRow(
   const gamma = weights?.gamma;
   const beta = weights?.beta ?? null;
   const form = formOf(weights);
-  const withB = NORM_FORMS[form].bias;
-  const stages = normOfForm(form).centred
-    ? rt.layerNormStages(x, d, row, { gamma, beta: withB ? beta : null, eps })
-    : rt.rmsNormStages(x, d, row, { gamma, eps });
-  // The same row under the other forms, each computed by the module with the same γ.
+  // Each form's options: β only where the form applies one.
+  const options = (f: NormForm) => (NORM_FORMS[f].bias ? { gamma, beta, eps } : { gamma, eps });
+  const stages = method<Stages>(rt, normOfForm(form).api.stages)(x, d, row, options(form));
+  // The same row under the other forms, each computed by the module with the same γ; a form with
+  // β has nothing to show without one.
   const one = x.subarray(row * d, (row + 1) * d);
-  const biasFree = !withB && 'mean' in stages ? stages : rt.layerNormStages(one, d, 0, { gamma, eps });
-  const rms = 'meanSquare' in stages ? stages : rt.rmsNormStages(one, d, 0, { gamma, eps });
-  const withBeta = beta ? (withB ? stages.output : rt.layerNorm(one, d, { gamma, beta, eps })) : null;
+  const outputs = Object.fromEntries(
+    NORM_FORM_NAMES.map((f) => [
+      f,
+      f === form
+        ? stages.output
+        : NORM_FORMS[f].bias && !beta
+          ? null
+          : method<Call>(rt, normOfForm(f).api.call)(one, d, options(f)),
+    ]),
+  );
+  // The row's own statistics, as the norms over d define them: the mean and variance of the
+  // centred one, the mean square of the other (from the stages shown where they are that norm's).
+  const statsOf = (centred: boolean) => {
+    const spec = normWith(centred);
+    const st = normOfForm(form) === spec ? stages : method<Stages>(rt, spec.api.stages)(one, d, 0, { gamma, eps });
+    return { st: st as unknown as Record<string, number>, moment: momentKey(spec) };
+  };
+  const centred = statsOf(true),
+    uncentred = statsOf(false);
   return {
     stages,
     variants: {
-      mean: biasFree.mean,
-      variance: biasFree.variance,
-      rms: Math.sqrt(rms.meanSquare + eps),
-      layernorm: withBeta,
-      biasfree: biasFree.output,
-      rmsnorm: rms.output,
-    },
+      mean: centred.st.mean!,
+      variance: centred.st[centred.moment]!,
+      rms: Math.sqrt(uncentred.st[uncentred.moment]! + eps),
+      ...outputs,
+    } as ExplainerVariants,
   };
 }
 

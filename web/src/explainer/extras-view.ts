@@ -56,12 +56,11 @@ export class WeightsView {
   render(w: ExplainerWeights): void {
     const beta = w.beta ?? null;
     const norm = NORMS[w.norm ?? DEFAULT_NORM];
-    const rms = !norm.centred;
     this.element.querySelector('h3')!.textContent = beta ? 'γ and β of these weights' : 'γ of these weights';
     this.#intro.textContent =
       'The gain is learned per feature and is the same for every token: where γ is small, the norm damps a feature' +
       (beta ? '; β shifts it.' : !norm.bias ? `. An ${norm.name} has no β.` : '. These weights have no β.');
-    const callouts = notableFeatures(w.gamma, beta, rms, w.architecture === 'gpt2');
+    const callouts = notableFeatures(w.gamma, beta, norm, w.architecture === 'gpt2');
     this.#chart.set(
       [{ key: 'gamma', values: w.gamma }, ...(beta ? [{ key: 'beta', values: beta }] : [])],
       callouts.filter((c) => c.chart),
@@ -74,7 +73,7 @@ export class WeightsView {
   }
 }
 
-const VARIANT_NOTES: Record<NormForm, string> = {
+const VARIANT_NOTES: Partial<Record<NormForm, string>> = {
   layernorm: 'Centres by μ, scales by 1/σ, then applies γ and β.',
   biasfree: 'The same without β: every output is exactly γ ⊙ x̂.',
   rmsnorm: 'No centring and no β: it divides by the root mean square of x, which equals σ only when μ = 0.',
@@ -101,7 +100,7 @@ export class VariantsView {
           undefined,
           h('strong', undefined, NORM_FORMS[form].short),
           equation(NORM_FORMS[form].equation),
-          h('span', { class: 'hint' }, VARIANT_NOTES[form]),
+          h('span', { class: 'hint' }, VARIANT_NOTES[form] ?? ''),
         ),
         box,
       );
@@ -127,11 +126,7 @@ export class VariantsView {
     labels: boolean,
   ): void {
     this.#text.textContent = variantsText(v, form, token);
-    const series: Record<NormForm, Float32Array | null> = {
-      layernorm: v.layernorm,
-      biasfree: v.biasfree,
-      rmsnorm: v.rmsnorm,
-    };
+    const series: Record<NormForm, Float32Array | null> = v;
     let lo = 0;
     let hi = 0;
     for (const s of Object.values(series)) {

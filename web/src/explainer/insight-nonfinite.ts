@@ -1,4 +1,5 @@
 /** What the explainer says about a token whose input holds NaN or ±Inf: loaded when one comes. */
+import { normOfForm, type NormForm } from '../norms.js';
 import type { ExplainerStages } from './types.js';
 
 /** Features of the input that are NaN, +Inf or −Inf. */
@@ -13,8 +14,8 @@ export function nonFiniteFeatures(x: Float32Array): { nan: number[]; posInf: num
 }
 
 /** Why there is nothing to normalize this token by, and what its outputs are. */
-export function nonFiniteInsight(st: ExplainerStages): string {
-  const rms = !('centered' in st);
+export function nonFiniteInsight(st: ExplainerStages, form: NormForm): string {
+  const { centred, moment } = normOfForm(form);
   const { nan, posInf, negInf } = nonFiniteFeatures(st.input);
   const list = (name: string, fs: number[]) =>
     fs.length
@@ -23,7 +24,7 @@ export function nonFiniteInsight(st: ExplainerStages): string {
   const what = [list('NaN', nan), list('+Inf', posInf), list('−Inf', negInf)].filter(Boolean).join(' and ');
   const allNaN = st.output.every((v) => Number.isNaN(v));
   return (
-    `This token's input holds ${what}, so ${rms ? 'mean(x²) is not a number' : 'μ and σ² are not numbers'} and there is nothing to normalize by: ` +
+    `This token's input holds ${what}, so ${centred ? `μ and ${moment} are not numbers` : `${moment} is not a number`} and there is nothing to normalize by: ` +
     (allNaN
       ? 'every output of this row is NaN, as in PyTorch. Fix the input; no ε helps.'
       : 'its outputs are not finite.')

@@ -3,7 +3,7 @@
  * weights worth pointing at, and how LayerNorm, its bias-free form and RMSNorm differ on this
  * token. Pure functions of the numbers the module computed.
  */
-import { DEFAULT_NORM, NORMS, normOfForm, type NormForm } from '../norms.js';
+import { DEFAULT_NORM, NORMS, normOfForm, type NormForm, type NormSpec } from '../norms.js';
 import { fmtNum } from './format.js';
 import type { Callout } from './lines.js';
 import type { ExplainerVariants } from './types.js';
@@ -24,7 +24,7 @@ const GPT2_MASSIVE = [447, 138, 378];
 export function notableFeatures(
   gamma: Float32Array,
   beta: Float32Array | null,
-  rms: boolean,
+  norm: NormSpec,
   gpt2: boolean,
 ): Notable[] {
   const d = gamma.length;
@@ -62,10 +62,10 @@ export function notableFeatures(
     low,
     0,
     `γ${low} = ${fmtNum(gamma[low]!, 2)}`,
-    `Feature ${low} has the smallest gain, γ = ${fmtNum(gamma[low]!, 4)}: ${rms ? 'RMSNorm' : 'LayerNorm'} all but silences it.`,
+    `Feature ${low} has the smallest gain, γ = ${fmtNum(gamma[low]!, 4)}: ${norm.name} all but silences it.`,
     true,
   );
-  for (const j of gpt2 && !rms ? GPT2_MASSIVE : []) {
+  for (const j of gpt2 && norm.centred ? GPT2_MASSIVE : []) {
     if (j >= d) continue;
     push(
       j,

@@ -9,6 +9,7 @@ import { describeRow, fmtNum } from './format.js';
 import type { Sizer } from './sizer.js';
 import type { ExplainerScale, ExplainerStages, ExplainerWeights } from './types.js';
 import { NORM_FORMS, normOfForm, type NormForm } from '../norms.js';
+import { unitMoment } from './insight.js';
 
 /** The table lists every value when at most this many features are shown. */
 export const TABLE_MAX = 64;
@@ -22,11 +23,13 @@ interface StageName {
 
 /** Each stage's title for a form; null: the form has no such stage. */
 function stageNames(form: NormForm): Record<StageKey, StageName | null> {
-  if (!normOfForm(form).centred) {
+  const { centred, moment } = normOfForm(form);
+  const unit = unitMoment(normOfForm(form));
+  if (!centred) {
     return {
       input: { title: 'x', sub: 'input' },
       centered: null,
-      normalized: { title: 'x̂ = x · rstd', sub: 'normalized: mean square 1' },
+      normalized: { title: 'x̂ = x · rstd', sub: `normalized: ${unit}` },
       scaled: null,
       output: { title: 'y = γ ⊙ x̂', sub: 'output (no centring, no bias)' },
     };
@@ -34,7 +37,7 @@ function stageNames(form: NormForm): Record<StageKey, StageName | null> {
   return {
     input: { title: 'x', sub: 'input' },
     centered: { title: 'x − μ', sub: 'centred' },
-    normalized: { title: 'x̂ = (x − μ)/√(σ² + ε)', sub: 'normalized: mean 0, variance 1' },
+    normalized: { title: `x̂ = (x − μ)/√(${moment} + ε)`, sub: `normalized: mean 0, ${unit}` },
     scaled: { title: 'γ ⊙ x̂', sub: 'scaled by the gain' },
     output: NORM_FORMS[form].bias
       ? { title: '+ β  →  y', sub: 'output' }

@@ -1,5 +1,5 @@
 /** The element's public types. */
-import type { NormKind } from '../norms.js';
+import type { NORM_FORMS, NormForm, NormKind } from '../norms.js';
 import type { LayerNormRuntime, LayerNormStages, RmsNormStages } from '../types.js';
 
 /**
@@ -43,18 +43,22 @@ export interface ExplainerActivationsInput extends Omit<ExplainerActivations, 'd
 /** The selected row's stages, exactly as `layerNormStages` / `rmsNormStages` return them. */
 export type ExplainerStages = LayerNormStages | RmsNormStages;
 
-/** The same row under the three forms the element compares (same γ), each computed by the module. */
-export interface ExplainerVariants {
-  /** The row's mean and variance (LayerNorm's statistics, whichever norm runs). */
+/** The row's own statistics, whichever norm runs. */
+export interface ExplainerRowStatistics {
+  /** The row's mean and variance (LayerNorm's statistics). */
   mean: number;
   variance: number;
   /** √(mean(x²) + ε), what RMSNorm divides by. */
   rms: number;
-  /** With β; null when the weights have none. */
-  layernorm: Float32Array | null;
-  biasfree: Float32Array;
-  rmsnorm: Float32Array;
 }
+
+/**
+ * The same row under every form the element compares (same γ), each computed by the module, by
+ * the form's name: a form with β is null when the weights have none.
+ */
+export type ExplainerVariants = ExplainerRowStatistics & {
+  [F in NormForm]: (typeof NORM_FORMS)[F]['bias'] extends true ? Float32Array | null : Float32Array;
+};
 
 export interface Explanation {
   stages: ExplainerStages;

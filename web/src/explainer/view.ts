@@ -3,7 +3,7 @@
  * The title, the equation, the token picker, the statistics, the insight and the controls are
  * here; the stages, γ and β, and the three forms are their own views.
  */
-import { DEFAULT_FORM, NORM_FORMS, NORMS, normOfForm, type NormForm } from '../norms.js';
+import { DEFAULT_FORM, momentKey, NORM_FORMS, NORMS, normOfForm, type NormForm } from '../norms.js';
 import { h } from './dom.js';
 import { describeRow, fmtEps, fmtInt, fmtNum, parseWhole } from './format.js';
 import { equation } from './math.js';
@@ -252,7 +252,7 @@ export class View {
     this.#insight.textContent = said ?? '';
     if (said === null)
       void import('./insight-nonfinite.js').then(({ nonFiniteInsight }) => {
-        if (this.#model?.explanation === ex) this.#insight.textContent = nonFiniteInsight(ex.stages);
+        if (this.#model?.explanation === ex) this.#insight.textContent = nonFiniteInsight(ex.stages, m.form);
       });
     const { from, to, labels } = this.#shown(m, m.d);
     this.stages.render({
@@ -325,18 +325,14 @@ export class View {
     const st = ex.stages;
     const fact = (k: string, v: string, id: string) => h('div', undefined, h('dt', undefined, k), h('dd', { id }, v));
     const items = [fact('token', describeRow(st.row, m.shape, m.tokens), 'ex-token')];
-    if ('mean' in st) {
-      items.push(
-        fact('μ', fmtNum(st.mean, 7), 'ex-mean'),
-        fact('σ²', fmtNum(st.variance, 7), 'ex-var'),
-        fact('1/√(σ²+ε)', fmtNum(st.rstd, 7), 'ex-rstd'),
-      );
-    } else {
-      items.push(
-        fact('mean(x²)', fmtNum(st.meanSquare, 7), 'ex-ms'),
-        fact('rstd = 1/√(mean(x²)+ε)', fmtNum(st.rstd, 7), 'ex-rstd'),
-      );
-    }
+    // The statistics the form's facts give it: μ if it centres, and its moment by its own name.
+    const spec = normOfForm(m.form);
+    const moment = (st as unknown as Record<string, number>)[momentKey(spec)]!;
+    if ('mean' in st) items.push(fact('μ', fmtNum(st.mean, 7), 'ex-mean'));
+    items.push(
+      fact(spec.moment, fmtNum(moment, 7), spec.centred ? 'ex-var' : 'ex-ms'),
+      fact(`${spec.centred ? '' : 'rstd = '}1/√(${spec.moment}+ε)`, fmtNum(st.rstd, 7), 'ex-rstd'),
+    );
     this.#stats.replaceChildren(h('dl', { class: 'facts' }, ...items));
   }
 

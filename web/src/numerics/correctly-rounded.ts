@@ -53,7 +53,7 @@ function sumMinus(d: number, v: number): number {
 /** Normalizes the finite row h[base … base + d) into y[base …]; Σh is in rowSum when centred. */
 function normalizeRow(h: Float32Array, base: number, y: Float32Array, p: RowParams): void {
   const { d, eps, gamma, beta } = p;
-  const isCentred = NORMS[p.norm].centred;
+  const { centred: isCentred, divisor } = NORMS[p.norm];
   if (centred.length < d) {
     centred = new Float64Array(d);
     slack = new Float64Array(d);
@@ -98,7 +98,7 @@ function normalizeRow(h: Float32Array, base: number, y: Float32Array, p: RowPara
     squares = total;
   }
   squares += carry;
-  const rstd = 1 / Math.sqrt(squares / d + eps);
+  const rstd = 1 / Math.sqrt((divisor === 'width' ? squares / d : squares) + eps);
   // The error of y_j relative to |γ·x̂| + |β|, each rounding 2^-53: c_j within 2^-51.4, c_j²
   // within 2^-50.2, Σc² within 2^-49.9 + d·2^-106 (Neumaier), σ² + ε within 2^-49.7, rstd within
   // 2^-50.2, x̂ within 2^-49.5, γ·x̂ and y within 2^-49.2 (+ d·2^-107). The bound below is nine

@@ -78,8 +78,11 @@ export class ExactRow {
     this.centred = NORMS[norm].centred;
     this.d = d;
     this.S = S;
-    this.Qn = this.centred ? ((d * P - S * S) << EPS_SHIFT) + E * d * d : (P << EPS_SHIFT) + E * d;
-    this.Qd = this.centred ? 1n << EPS_SHIFT : d << EPS_SHIFT;
+    // x̂ = c / √(Qn / Qd): the moment's divisor n is d or 1, and a centred c is d times too large,
+    // so its Q is d²·(Σ(h − μ)² / n + ε) = (d·P − S²)·d / n + ε·d².
+    const n = NORMS[norm].divisor === 'width' ? d : 1n;
+    this.Qn = this.centred ? (((d * P - S * S) * (d / n)) << EPS_SHIFT) + E * d * d : (P << EPS_SHIFT) + E * n;
+    this.Qd = this.centred ? 1n << EPS_SHIFT : n << EPS_SHIFT;
   }
 
   /**

@@ -3,7 +3,7 @@
  * NORMS' facts, their γ, β and ε read from the model, their names. Everything a norm needs that the
  * model does not give as float32 constants is refused here, naming the norm.
  */
-import { NORMS, NORM_KINDS, normFormOf } from '../norms.js';
+import { NORMS, NORM_KINDS, normFormOf, type NormFacts } from '../norms.js';
 import type { ConstantRef, GraphIndex } from './graph-index.js';
 import type { NormMatch } from './match.js';
 import { scalarOf } from './match.js';
@@ -15,8 +15,9 @@ import type { OnnxNorm } from './types.js';
 
 type Fail = (problem: string) => Error;
 
-/** The kind of norm that centres or not: NORMS' own fact, not a name. */
-const kindOf = (centred: boolean) => NORM_KINDS.find((k) => NORMS[k].centred === centred)!;
+/** The kind of norm that centres or not, its moment over d as ONNX's are: NORMS' own facts, not a name. */
+const kindOf = (centred: boolean) =>
+  NORM_KINDS.find((k) => NORMS[k].centred === centred && (NORMS[k] as NormFacts).divisor === 'width')!;
 
 /** The name the exposed model gives a Skip operator's sum when the model does not write it. */
 export const sumOutputName = (output: string): string => `${output}/input_skip_bias_sum`;

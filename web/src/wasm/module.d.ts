@@ -7,8 +7,8 @@ export interface LayerNormModule {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   /**
-   * The float32 LayerNorm (a plain wasm export, as is _lnw_normalize), with its per-row mean and
-   * rstd when asked for; addresses 0 for null.
+   * The float32 LayerNorm in plain arguments (a plain wasm export, not Embind), with its per-row
+   * mean and rstd when asked for; addresses 0 for null.
    */
   _lnw_layernorm(
     x: number,
@@ -21,7 +21,7 @@ export interface LayerNormModule {
     mean: number,
     rstd: number,
   ): number;
-  /** Any call, each NormCall field an argument (norm and dtype by their wire codes). */
+  /** Any call, each NormCall field an argument (norm and dtype by their wire codes); a plain wasm export too. */
   _lnw_normalize(
     norm: number,
     dtype: number,
@@ -45,8 +45,6 @@ export interface LayerNormModule {
   _stages(wire: number, stats: number, stages: number): number;
   _kernelName(): string;
   _heapInUse(): number;
-  /** WireCall's layout as compiled: "WireCall <sizeof>", then "name offset bytes type" per field. */
-  _wireLayout(): string;
 }
 
 export interface ModuleOptions {

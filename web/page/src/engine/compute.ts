@@ -2,7 +2,7 @@
  * Normalizing the activations: every row, in slices, with the statistics of the sampled rows and
  * the check against the correctly rounded reference accumulated on the way.
  */
-import { NORM_FORMS, NORMS, type LayerNormRuntime } from 'layernorm-wasm';
+import { momentKey, NORM_FORMS, NORMS, type LayerNormRuntime } from 'layernorm-wasm';
 import type { Explanation } from 'layernorm-wasm/explainer';
 import { explainRow } from 'layernorm-wasm/explainer/compute';
 import { accumulateReference, emptyReferenceCheck, finiteClass } from './checks';
@@ -120,24 +120,28 @@ export async function compute(
 
 /**
  * The statistics the output card lists for the sampled rows, as the module computes them: a
- * centred norm's μ, σ² and 1/√(σ² + ε) in one call, an uncentred one's mean(x²) and 1/√(mean(x²) + ε)
- * row by row.
+ * centred norm over d's μ, σ² and 1/√(σ² + ε) in one call (layerNormStats), any other norm's
+ * moment (its facts name it) and 1/√(moment + ε), and its μ if it centres, row by row.
  */
 function sampleStats(rt: LayerNormRuntime, n: Norm, x: Float32Array, d: number): ComputeResult['stats'] {
   const norm = NORM_FORMS[n.form].norm;
-  if (NORMS[norm].centred) {
+  const spec = NORMS[norm];
+  if (spec.centred && spec.divisor === 'width') {
     const s = rt.layerNormStats(x, d, { eps: n.eps });
     return { norm, mean: s.mean, moment: s.variance, rstd: s.rstd };
   }
   const rows = x.length / d;
+  const mean = new Float64Array(rows);
   const moment = new Float64Array(rows);
   const rstd = new Float64Array(rows);
+  const stages = (rt as unknown as Record<string, (...a: unknown[]) => Record<string, number>>)[spec.api.stages]!;
   for (let r = 0; r < rows; r++) {
-    const st = rt.rmsNormStages(x, d, r, { eps: n.eps });
-    moment[r] = st.meanSquare;
-    rstd[r] = st.rstd;
+    const st = stages.call(rt, x, d, r, { eps: n.eps });
+    mean[r] = st.mean ?? 0;
+    moment[r] = st[momentKey(spec)]!;
+    rstd[r] = st.rstd!;
   }
-  return { norm, mean: null, moment, rstd };
+  return { norm, mean: spec.centred ? mean : null, moment, rstd };
 }
 
 /**
