@@ -5,9 +5,11 @@
 // message (tests/errors/core-rules.test.ts names the test of each); only what the run itself can
 // meet (kOutOfMemory) comes back as a status. Two conventions: the statistics and the stages
 // pass the wire struct (WireCall) to an Embind function; the normalizing calls, which a model
-// makes per token, are plain C exports taking their arguments, which JavaScript calls as wasm
-// functions: through the wire struct the one-row RMSNorm and bfloat16 calls measured 1.090x and
-// 1.114x of the baseline, through arguments 1.052x and 1.073x (web/bench/NOTES.md).
+// makes per token, go through one plain C export taking their arguments (lnw_normalize), which
+// JavaScript calls as a wasm function: through the wire struct the one-row RMSNorm and bfloat16
+// calls measured 1.090x and 1.114x of the baseline, through arguments 1.052x and 1.073x
+// (web/bench/NOTES.md). Its optional areas, which stay where they are from call to call, are read
+// from a CallAreas struct written when they are laid out.
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
 #include <malloc.h>
@@ -28,9 +30,9 @@ using Address = std::uintptr_t;
 const float* In(Address a) { return reinterpret_cast<const float*>(a); }
 float* Out(Address a) { return reinterpret_cast<float*>(a); }
 
-// A NormCall as the façade lays it out in the heap: the fields, their order, offsets and the
-// struct's size are web/src/core/wire-call.ts's table (WIRE_LAYOUT), generated into wire_layout.h
-// at build time (web/scripts/wire-header.mjs); the static_asserts hold the compiler's layout to it.
+// The structs as the façade lays them out in the heap: their fields, order, offsets and sizes are
+// web/src/core/wire-call.ts's tables (WIRE_LAYOUT, AREAS_LAYOUT), generated into wire_layout.h at
+// build time (web/scripts/wire-header.mjs); the static_asserts hold the compiler's layout to them.
 namespace wire_type {
 using i32 = std::int32_t;
 using u32 = std::uint32_t;
@@ -50,6 +52,34 @@ LNW_WIRE_FIELDS(LNW_WIRE_CHECK)
 #undef LNW_WIRE_CHECK
 static_assert(sizeof(WireCall) == LNW_WIRE_BYTES,
               "web/src/core/wire-call.ts reserves LNW_WIRE_BYTES bytes");
+
+// Where a normalizing call's optional areas are (wire-call.ts: CallAreas).
+struct CallAreas {
+#define LNW_AREAS_DECLARE(name, offset, type) wire_type::type name;
+  LNW_AREAS_FIELDS(LNW_AREAS_DECLARE)
+#undef LNW_AREAS_DECLARE
+};
+
+#define LNW_AREAS_CHECK(name, offset, type)          \
+  static_assert(offsetof(CallAreas, name) == offset, \
+                "web/src/core/wire-call.ts writes CallAreas::" #name " at byte " #offset);
+LNW_AREAS_FIELDS(LNW_AREAS_CHECK)
+#undef LNW_AREAS_CHECK
+static_assert(sizeof(CallAreas) == LNW_AREAS_BYTES,
+              "web/src/core/wire-call.ts reserves LNW_AREAS_BYTES bytes");
+
+// Each area's bit in a form: FORM_AREAS_SHIFT plus its row in AREAS_LAYOUT.
+enum AreaBit : std::uint32_t {
+#define LNW_AREAS_BIT(name, offset, type) k_##name##_at,
+  LNW_AREAS_FIELDS(LNW_AREAS_BIT)
+#undef LNW_AREAS_BIT
+};
+
+// An area's address if the form says the call uses it, else 0 (null).
+template <AreaBit kBit>
+Address Used(std::uint32_t form, std::uint32_t address) {
+  return (form >> (LNW_FORM_AREAS_SHIFT + kBit)) & 1u ? Address{address} : Address{0};
+}
 
 layernorm::NormCall FromWire(Address wire) {
   const WireCall& w = *reinterpret_cast<const WireCall*>(wire);
@@ -103,33 +133,18 @@ std::size_t HeapInUse() { return static_cast<std::size_t>(mallinfo().uordblks); 
 
 extern "C" {
 
-// The plain call (float32 LayerNorm, nothing fused) in plain arguments (addresses 0 for null).
-EMSCRIPTEN_KEEPALIVE int lnw_layernorm(Address x, Address y, std::uint32_t rows, std::uint32_t d,
-                                       Address gamma, Address beta, double eps, Address mean,
-                                       Address rstd) {
+// Any normalizing call. `form` is its norm's wire code (layernorm::NormOf's bits), its dtype's code
+// from bit LNW_FORM_DTYPE_SHIFT, and from bit LNW_FORM_AREAS_SHIFT which of the areas at `areas`
+// (a CallAreas; 0: none) it uses; addresses 0 for null.
+EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::uint32_t form, std::uint32_t rows, std::uint32_t d,
+                                       Address x, Address y, Address gamma, Address beta,
+                                       double eps, Address areas) {
+  static const CallAreas kNone{};
+  const CallAreas& a = areas != 0 ? *reinterpret_cast<const CallAreas*>(areas) : kNone;
   layernorm::NormCall c;
-  c.rows = rows;
-  c.d = d;
-  c.x = In(x);
-  c.y = Out(y);
-  c.gamma = In(gamma);
-  c.beta = In(beta);
-  c.eps = eps;
-  c.mean = reinterpret_cast<double*>(mean);
-  c.rstd = reinterpret_cast<double*>(rstd);
-  return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
-}
-
-// Any other normalizing call, every NormCall field an argument (web/src/core/executor.ts): codes as
-// web/src/norms.ts and layernorm::DType number them, addresses 0 for null.
-EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::int32_t norm, std::int32_t dtype, std::uint32_t rows,
-                                       std::uint32_t d, Address x, Address y, Address gamma,
-                                       Address beta, Address residual, Address bias,
-                                       Address sum_out, Address mean, Address rstd, Address scratch,
-                                       double eps) {
-  layernorm::NormCall c;
-  c.norm = static_cast<layernorm::Norm>(norm);
-  c.dtype = static_cast<layernorm::DType>(dtype);
+  c.norm = static_cast<layernorm::Norm>(form & ((1u << LNW_FORM_DTYPE_SHIFT) - 1));
+  c.dtype = static_cast<layernorm::DType>((form >> LNW_FORM_DTYPE_SHIFT) &
+                                          ((1u << (LNW_FORM_AREAS_SHIFT - LNW_FORM_DTYPE_SHIFT)) - 1));
   c.rows = rows;
   c.d = d;
   c.x = reinterpret_cast<const void*>(x);
@@ -137,12 +152,12 @@ EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::int32_t norm, std::int32_t dtype, st
   c.gamma = In(gamma);
   c.beta = In(beta);
   c.eps = eps;
-  c.residual = reinterpret_cast<const void*>(residual);
-  c.bias = In(bias);
-  c.sum_out = reinterpret_cast<void*>(sum_out);
-  c.mean = reinterpret_cast<double*>(mean);
-  c.rstd = reinterpret_cast<double*>(rstd);
-  c.scratch = Out(scratch);
+  c.residual = reinterpret_cast<const void*>(Used<k_residual_at>(form, a.residual));
+  c.bias = In(Used<k_bias_at>(form, a.bias));
+  c.sum_out = reinterpret_cast<void*>(Used<k_sum_out_at>(form, a.sum_out));
+  c.mean = reinterpret_cast<double*>(Used<k_mean_at>(form, a.mean));
+  c.rstd = reinterpret_cast<double*>(Used<k_rstd_at>(form, a.rstd));
+  c.scratch = Out(Used<k_scratch_at>(form, a.scratch));
   return static_cast<int>(layernorm::detail::NormalizeValidated(c, nullptr));
 }
 

@@ -4,6 +4,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { float32ToHalfBits, type LayerNormRuntime } from '../../dist/index.js';
 import { freshRuntime } from '../helpers/heap-growth.mjs';
+import { DTYPE_CODES } from '../../dist/checks/activations.js';
+import { formOf } from '../../dist/core/wire-call.js';
+import { NORMS, normWire } from '../../dist/norms.js';
 import { gaussian, rng } from '../kit/random.mjs';
 
 /** Allocates every byte wasm memory can still hold, down to 16-byte blocks; returns them to free. */
@@ -21,7 +24,12 @@ describe('a 16-bit row wider than a chunk, with wasm memory full', () => {
   const d = 70_000;
   const rows = 2;
   let rt: LayerNormRuntime;
-  let module: { _malloc(n: number): number; _free(p: number): void; HEAPU8: Uint8Array };
+  let module: {
+    _malloc(n: number): number;
+    _free(p: number): void;
+    _lnw_normalize(...args: number[]): number;
+    HEAPU8: Uint8Array;
+  };
   // A runtime of its own: its memory grows to the 2 GiB limit here and stays so.
   beforeAll(async () => {
     rt = (await freshRuntime()) as unknown as LayerNormRuntime;
@@ -62,10 +70,11 @@ describe('a 16-bit row wider than a chunk, with wasm memory full', () => {
     // The façade passes staging on every path, so the core is called here as the bindings export
     // it, without: a bfloat16 row wider than the core's stack staging, in place, scratch 0.
     const heap = (rt as unknown as { heap: { check(status: number, fn: string): void } }).heap;
-    const raw = module as unknown as { _lnw_normalize(...args: number[]): number };
     const row = module._malloc(2 * d);
     module.HEAPU8.fill(0x3f, row, row + 2 * d);
-    const call = () => raw._lnw_normalize(0, 2, 1, d, row, row, 0, 0, 0, 0, 0, 0, 0, 0, 1e-5);
+    // A bfloat16 LayerNorm using no areas (areas 0): so no scratch.
+    const form = formOf(normWire(NORMS.layernorm), DTYPE_CODES.bfloat16);
+    const call = () => module._lnw_normalize(form, 1, d, row, row, 0, 0, 1e-5, 0);
     const blocks = exhaust(module);
     const status = call();
     expect(status).toBe(14);

@@ -1,5 +1,5 @@
 // A third norm is one row in web/src/norms.ts (plus its kernel): with a made-up row added to the
-// built table before anything reads it — a centred norm with no β and no plain entry point, and
+// built table before anything reads it — a centred norm with no β, and
 // its one form — everything that can be checked without a kernel takes it from the table: the
 // kinds and forms, the call checks and their messages, the one-token path's checks, the plain-path
 // decision, the explainer's weights check, the page's permalinks, forms and statistics labels, and
@@ -22,7 +22,6 @@ vi.mock('../../dist/norms.js', async (importOriginal) => {
     moment: 'c²',
     momentName: 'centred square',
     statistics: ['μ = Σᵢ xᵢ / d', 'c² = Σᵢ (xᵢ − μ)² / d'],
-    plain: false,
     api: {
       call: 'centredNorm',
       create: 'createCentredNorm',
@@ -74,15 +73,16 @@ describe('a third norm, specified by one row', () => {
     expect(normOfForm('centrednorm' as never).name).toBe('CentredNorm');
   });
 
-  it("is checked by its facts: no β (refused in the table's words), a mean (taken), no plain path", () => {
+  it("is checked by its facts: no β (refused in the table's words), a mean (taken), the plain path as any norm's", () => {
     expect(() => checkNormCall('centredNorm', KIND, x, d, { gamma, beta: gamma })).toThrow(
       new TypeError('centredNorm: CentredNorm has no bias term, so no beta option; got beta Float32Array(4)'),
     );
     const mean = new Float64Array(2);
     const c = checkNormCall('centredNorm', KIND, x, d, { gamma, mean });
-    expect([c.norm, c.rows, c.mean === mean, isPlain(c)]).toEqual(['centrednorm', 2, true, false]);
-    // The same plain call of a norm with a plain entry point takes it.
-    expect(isPlain(checkNormCall('layerNorm', 'layernorm', x, d, { gamma }))).toBe(true);
+    expect([c.norm, c.rows, c.mean === mean, isPlain(c)]).toEqual(['centrednorm', 2, true, true]);
+    // Fused or 16-bit, it is not plain, as any norm's call.
+    expect(isPlain(checkNormCall('centredNorm', KIND, x, d, { gamma, residual: x }))).toBe(false);
+    expect(isPlain(checkNormCall('centredNorm', KIND, new Uint16Array(8), d, { gamma, dtype: 'bfloat16' }))).toBe(false);
     // The one-token path's checks agree: β declined (the full checks then refuse it), the mean taken.
     expect(quickCheck('centredNorm', KIND, x, d, { gamma, beta: gamma })).toBeNull();
     expect(quickCheck('centredNorm', KIND, x, d, { gamma, mean })?.mean).toBe(mean);

@@ -17,7 +17,6 @@ if (!Object.hasOwn(NORMS, MADE_UP)) {
     moment: 'Σ(x − μ)²',
     momentName: 'sum of squared deviations',
     statistics: ['μ = Σᵢ xᵢ / d', 'Σ(x − μ)² = Σᵢ (xᵢ − μ)²'],
-    plain: false,
     api: {
       call: 'centredL2Norm',
       create: 'createCentredL2Norm',

@@ -1,28 +1,29 @@
 #!/usr/bin/env node
-// Writes the C++ header of the wire struct from the one table of it, web/src/core/wire-call.ts's
-// WIRE_LAYOUT: `node web/scripts/wire-header.mjs <wire-call.ts> <out.h>`. The wasm build runs it
-// (CMakeLists.txt), and cpp/bindings/embind.cc declares WireCall from the header's field list and
-// checks each field's offset and the struct's size with static_asserts, so a layout the compiler
-// would lay out otherwise does not build. Read as text: the table is one row per line, and a line
-// between its brackets that is not a row stops the build rather than being skipped.
+// Writes the C++ header of the core's calling conventions from their tables in
+// web/src/core/wire-call.ts (WIRE_LAYOUT, AREAS_LAYOUT and the form's bit positions):
+// `node web/scripts/wire-header.mjs <wire-call.ts> <out.h>`. The wasm build runs it
+// (CMakeLists.txt), and cpp/bindings/embind.cc declares WireCall and CallAreas from the header's
+// field lists and checks each field's offset and each struct's size with static_asserts, so a layout
+// the compiler would lay out otherwise does not build. Read as text: a table is one row per line,
+// and a line between its brackets that is not a row stops the build rather than being skipped.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const TYPE_BYTES = { i32: 4, u32: 4, f64: 8 };
 
-/** The rows of WIRE_LAYOUT in `source` (wire-call.ts's text): [{ name, offset, type }]. */
-export function wireRows(source) {
-  const start = source.indexOf('export const WIRE_LAYOUT');
+/** The rows of `table` (WIRE_LAYOUT or AREAS_LAYOUT) in `source` (wire-call.ts's text): [{ name, offset, type }]. */
+export function wireRows(source, table = 'WIRE_LAYOUT') {
+  const start = source.indexOf(`export const ${table}`);
   const open = source.indexOf('= [', start);
   const close = source.indexOf('\n];', open);
   if (start < 0 || open < 0 || close < 0)
-    throw new Error('wire-call.ts: no `export const WIRE_LAYOUT … = [ … ];` table');
+    throw new Error(`wire-call.ts: no \`export const ${table} … = [ … ];\` table`);
   const rows = [];
   for (const line of source.slice(open + 3, close).split('\n')) {
     if (line.trim() === '') continue;
     const m = /^\s*\['([a-z][A-Za-z0-9]*)', (\d+), '(i32|u32|f64)'\],?\s*$/.exec(line);
     if (!m)
-      throw new Error(`wire-call.ts: a WIRE_LAYOUT line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
+      throw new Error(`wire-call.ts: a ${table} line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
     rows.push({ name: m[1], offset: Number(m[2]), type: m[3] });
   }
   return rows;
@@ -38,15 +39,35 @@ export function wireBytes(rows) {
 /** sumOut → sum_out: the C++ name of a field. */
 const cppName = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-export function wireHeader(rows) {
+/** The value of `export const NAME = <integer>;` in `source`. */
+export function wireConstant(source, name) {
+  const m = new RegExp(`^export const ${name} = (\\d+);$`, 'm').exec(source);
+  if (!m) throw new Error(`wire-call.ts: no \`export const ${name} = <integer>;\``);
+  return Number(m[1]);
+}
+
+const fields = (macro, rows) => [
+  `#define ${macro}(X) \\`,
+  ...rows.map((r, i) => `  X(${cppName(r.name)}, ${r.offset}, ${r.type})${i < rows.length - 1 ? ' \\' : ''}`),
+];
+
+/** The header for wire-call.ts's text. */
+export function wireHeader(source) {
+  const wire = wireRows(source, 'WIRE_LAYOUT');
+  const areas = wireRows(source, 'AREAS_LAYOUT');
   return [
-    '// Generated from web/src/core/wire-call.ts (WIRE_LAYOUT) by web/scripts/wire-header.mjs.',
+    '// Generated from web/src/core/wire-call.ts by web/scripts/wire-header.mjs.',
     '#pragma once',
     '',
-    `#define LNW_WIRE_BYTES ${wireBytes(rows)}`,
-    "// X(name, byte offset, type), in the struct's order.",
-    '#define LNW_WIRE_FIELDS(X) \\',
-    ...rows.map((r, i) => `  X(${cppName(r.name)}, ${r.offset}, ${r.type})${i < rows.length - 1 ? ' \\' : ''}`),
+    "// X(name, byte offset, type), in each struct's order.",
+    `#define LNW_WIRE_BYTES ${wireBytes(wire)}`,
+    ...fields('LNW_WIRE_FIELDS', wire),
+    '',
+    `#define LNW_AREAS_BYTES ${wireBytes(areas)}`,
+    ...fields('LNW_AREAS_FIELDS', areas),
+    '',
+    `#define LNW_FORM_DTYPE_SHIFT ${wireConstant(source, 'FORM_DTYPE_SHIFT')}`,
+    `#define LNW_FORM_AREAS_SHIFT ${wireConstant(source, 'FORM_AREAS_SHIFT')}`,
     '',
   ].join('\n');
 }
@@ -58,5 +79,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   mkdirSync(dirname(to), { recursive: true });
-  writeFileSync(to, wireHeader(wireRows(readFileSync(from, 'utf8'))));
+  writeFileSync(to, wireHeader(readFileSync(from, 'utf8')));
 }

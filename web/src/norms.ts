@@ -44,11 +44,6 @@ export interface NormSpec extends NormFacts {
   /** How the row's statistics are defined, one equation each (the explainer shows them). */
   readonly statistics: readonly string[];
   /**
-   * The core has a plain float32 entry point for it (`_lnw_layernorm`: plain arguments, no wire
-   * struct), which the per-token call takes; a norm without one runs through `_lnw_normalize`.
-   */
-  readonly plain: boolean;
-  /**
    * The names of its runtime (and worker) methods, installed from this row, and of its reference
    * (`normReference` for this kind), as calls and messages name them.
    */
@@ -65,7 +60,6 @@ export const NORMS = {
     moment: 'σ²',
     momentName: 'variance',
     statistics: ['μ = Σᵢ xᵢ / d', 'σ² = Σᵢ (xᵢ − μ)² / d'],
-    plain: true,
     api: {
       call: 'layerNorm',
       create: 'createLayerNorm',
@@ -82,7 +76,6 @@ export const NORMS = {
     moment: 'mean(x²)',
     momentName: 'mean square',
     statistics: ['mean(x²) = Σᵢ xᵢ² / d'],
-    plain: false,
     api: { call: 'rmsNorm', create: 'createRmsNorm', stages: 'rmsNormStages', reference: 'rmsNormReference' },
   },
 } as const satisfies Record<string, NormSpec>;

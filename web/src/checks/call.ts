@@ -4,7 +4,7 @@
  * refused here first, with a message that says what was expected and what came.
  */
 import { checkDType, checkSameKind, kindOf, type ActivationKind } from './activations.js';
-import { NORMS, type NormKind, type NormSpec } from '../norms.js';
+import { NORMS, type NormKind } from '../norms.js';
 import { NO_OPTION_BECAUSE, RULES } from './rules.js';
 import type { ActivationArray } from '../types.js';
 import {
@@ -152,10 +152,9 @@ function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
 }
 
 /**
- * Whether the call is a plain float32 call of a norm with a path of its own (no wire struct):
- * nothing fused, its statistics (mean, rstd) allowed. `spec`: the norm's row, when the caller has
- * it at hand (a lookup by the norm's name is a visible share of a one-row call).
+ * Whether the call is plain: float32, nothing fused (its statistics, mean and rstd, allowed). A
+ * plain call whose rows fit the chunk is a per-token call (core/plan.ts: isPerToken).
  */
-export function isPlain(c: CheckedNorm, spec: NormSpec = NORMS[c.norm]): boolean {
-  return spec.plain && c.kind.dtype === 'float32' && !c.residual;
+export function isPlain(c: CheckedNorm): boolean {
+  return c.kind.dtype === 'float32' && !c.residual;
 }

@@ -25,7 +25,8 @@ import {
 } from './plan.js';
 import type { ActivationArray } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
-import { newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire-call.js';
+import { AREA_BIT, AREAS_BYTES, newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire-call.js';
+
 
 export interface StagesResult {
   stats: Float64Array; // mean, variance, rstd
@@ -38,9 +39,11 @@ export class Executor {
   // Reserved for the runtime's lifetime, one block: the chunk, a residual chunk, the parameters of
   // a stateless call (gamma, beta, bias: CHUNK floats each; or the statistics' records), the
   // float32 staging of a 16-bit row (the core's own stack staging holds 4096 floats; wider rows
-  // would make it allocate), the per-row statistics of a chunk, and the wire struct.
+  // would make it allocate), the per-row statistics of a chunk, two CallAreas (Reserved.areas)
+  // and the wire struct.
   readonly #x: number;
   readonly #rowStats: number;
+  readonly #areas: number;
   readonly #wire: Wire;
   /** The call written to #wire, refilled for each. */
   readonly #call: WireCall = newWireCall();
@@ -48,17 +51,19 @@ export class Executor {
 
   constructor(module: LayerNormModule) {
     this.heap = new Heap(module);
-    const bytes = 6 * CHUNK * 4 + 16 * STAT_ROWS + WIRE_BYTES;
+    const bytes = 6 * CHUNK * 4 + 16 * STAT_ROWS + 2 * AREAS_BYTES + WIRE_BYTES;
     const x = this.heap.allocate(bytes, 'the runtime chunk and scratch buffers');
     const r = x + CHUNK * 4,
       params = r + CHUNK * 4,
       stage = params + 3 * CHUNK * 4,
-      rowStats = stage + CHUNK * 4;
-    this.#planner = new Planner(this.heap, { x, r, params, stage, rowStats });
+      rowStats = stage + CHUNK * 4,
+      areas = rowStats + 16 * STAT_ROWS;
+    this.#planner = new Planner(this.heap, { x, r, params, stage, rowStats, areas });
     this.#views = new ChunkViews(this.heap, x, r);
     this.#x = x;
     this.#rowStats = rowStats;
-    this.#wire = new Wire(module, rowStats + 16 * STAT_ROWS);
+    this.#areas = areas;
+    this.#wire = new Wire(module, areas + 2 * AREAS_BYTES);
   }
 
   // ---- The calls: each has its plan made, then runs it.
@@ -67,8 +72,8 @@ export class Executor {
   normalize(c: CheckedNorm, resident: Params | null): ActivationArray {
     if (c.rows === 0) return c.out ?? c.kind.make(0);
     const stats = c.mean !== null || c.rstd !== null;
-    const plain = this.#planner.plain(c);
-    if (c.d <= CHUNK && isPerToken(plain, c.rows, c.d, stats)) {
+    const form = this.#planner.plainForm(c);
+    if (form >= 0 && c.d <= CHUNK && isPerToken(c.rows, c.d, stats)) {
       // Its plan, without a Plan: the reserved areas, the gain and bias copied there when stateless.
       const at = this.#planner.inChunk(c.d);
       if (c.gamma) this.heap.write(at.gamma, c.gamma);
@@ -76,9 +81,9 @@ export class Executor {
       const gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
       const beta = resident ? resident.beta : c.beta ? at.beta : 0;
       const x = c.x as Float32Array;
-      return this.perToken(x, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps, c.mean, c.rstd);
+      return this.perToken(form, x, c.out as Float32Array | null, c.rows, c.d, gamma, beta, c.eps, c.mean, c.rstd);
     }
-    const p = this.#planner.normalize(c, resident, plain);
+    const p = this.#planner.normalize(c, resident);
     if (p.block !== 0 || p.perChunk < p.rows) return this.run(p)!;
     // One chunk in the reserved areas: run() with nothing to free and no loop, straight to #step
     // (web/bench/NOTES.md: through the loop, the one-row calls measured slower), the call itself
@@ -103,19 +108,20 @@ export class Executor {
   }
 
   /** A resident norm's tensor-to-tensor call (plan.ts: Planner.direct). */
-  direct(c: CheckedNorm, plain: boolean, rows: number, x: number, y: number, params: Params): void {
-    this.run(this.#planner.direct(c, plain, rows, x, y, params));
+  direct(c: CheckedNorm, rows: number, x: number, y: number, params: Params): void {
+    this.run(this.#planner.direct(c, rows, x, y, params));
   }
 
   /**
    * The per-token call, the plan plan.ts's isPerToken names: one chunk of a plain call (float32
-   * LayerNorm, nothing fused, its mean and rstd when asked for) in the reserved areas, through
-   * `_lnw_layernorm`: copy in, one call, copy out, with no loop. The stateless call (normalize())
+   * LayerNorm, nothing fused, its mean and rstd when asked for) in the reserved areas (whose
+   * CallAreas hold where its mean and rstd go): copy in, one call, copy out, with no loop. The stateless call (normalize())
    * and a resident LayerNorm's forward (its arrays checked there, without a CheckedNorm) take it.
    * Written out because #step, which every other chunk goes through, is too big for V8 to inline
    * (web/bench/NOTES.md has the measurements).
    */
   perToken(
+    form: number,
     x: Float32Array,
     out: Float32Array | null,
     rows: number,
@@ -131,17 +137,8 @@ export class Executor {
     const meanAt = this.#rowStats,
       rstdAt = this.#rowStats + 8 * STAT_ROWS;
     module.HEAPF32.set(x, start);
-    const status = module._lnw_layernorm(
-      this.#x,
-      this.#x,
-      rows,
-      d,
-      gamma,
-      beta,
-      eps,
-      mean ? meanAt : 0,
-      rstd ? rstdAt : 0,
-    );
+    const used = form | (mean ? AREA_BIT.mean : 0) | (rstd ? AREA_BIT.rstd : 0);
+    const status = module._lnw_normalize(used, rows, d, this.#x, this.#x, gamma, beta, eps, this.#areas);
     if (status !== 0) this.heap.check(status, 'layerNorm');
     if (mean) copyRows(module.HEAPF64, meanAt, 1, mean, 0, rows);
     if (rstd) copyRows(module.HEAPF64, rstdAt, 1, rstd, 0, rows);
@@ -236,38 +233,9 @@ export class Executor {
     return out;
   }
 
-  /**
-   * `n` rows from x to y through the plan's entry point: `_lnw_layernorm` for a plain call,
-   * `_lnw_normalize` for any other, both in arguments (cpp/bindings/embind.cc says why).
-   */
+  /** `n` rows from x to y through `_lnw_normalize`, in the plan's form, its areas at p.at.record. */
   #core(p: Plan, job: Job, x: number, y: number, n: number): void {
-    const at = p.at;
-    const module = this.heap.module;
-    let status: number;
-    if (p.plain) {
-      const mean = job.mean ? at.mean : 0,
-        rstd = job.rstd ? at.rstd : 0;
-      status = module._lnw_layernorm(x, y, n, job.d, p.gamma, p.beta, job.eps, mean, rstd);
-    } else {
-      const { residual, bias, sumOut, mean, rstd } = job;
-      status = module._lnw_normalize(
-        p.norm,
-        p.dtype,
-        n,
-        job.d,
-        x,
-        y,
-        p.gamma,
-        p.beta,
-        residual ? at.r : 0,
-        bias ? at.bias : 0,
-        sumOut ? at.r : 0,
-        mean ? at.mean : 0,
-        rstd ? at.rstd : 0,
-        at.stage,
-        job.eps,
-      );
-    }
+    const status = this.heap.module._lnw_normalize(p.form, n, job.d, x, y, p.gamma, p.beta, job.eps, p.at.record);
     if (status !== 0) this.heap.check(status, job.fn);
   }
 

@@ -16,6 +16,9 @@ import type { CallArrays, Heap } from './heap.js';
 import { DEFAULT_NORM, NORMS, normWire, type NormSpec } from '../norms.js';
 import type { ActivationArray } from '../types.js';
 import { partiallyOverlaps } from '../checks/validate.js';
+import { AREA_BIT, AREAS_BYTES, formOf, writeAreas } from './wire-call.js';
+
+const FLOAT32 = DTYPE_CODES.float32;
 
 /** Elements per chunk: 256 KiB of float32, small enough to stay in L2 from copy-in to copy-out. */
 export const CHUNK = 1 << 16;
@@ -25,7 +28,7 @@ export const STAT_ROWS = 4096;
 const STATS_PER_CHUNK = Math.floor((3 * CHUNK * 4) / 24);
 
 /** The core's entry point a plan's chunks go through. */
-export const NORMALIZE = 0; // _lnw_normalize (or _lnw_layernorm: Plan.plain)
+export const NORMALIZE = 0; // _lnw_normalize
 export const STATISTICS = 1; // _statistics: { mean, variance, rstd } per row
 export const STAGES = 2; // _stages: one row's statistics and stage vectors
 export type Op = typeof NORMALIZE | typeof STATISTICS | typeof STAGES;
@@ -54,6 +57,8 @@ export class Areas {
   stage = 0;
   /** The stages' six vectors of d floats. */
   vectors = 0;
+  /** Where these addresses are written as the core's CallAreas (writeAreas) for a normalizing call (0: not). */
+  record = 0;
 
   static of(at: Partial<Areas>): Areas {
     return Object.assign(new Areas(), at);
@@ -164,12 +169,12 @@ export interface StagesCall {
 }
 
 /**
- * The per-token call: a plain call (float32 LayerNorm, nothing fused: isPlain) whose rows and
- * their statistics fit one chunk. Its plan is known without being made (the reserved areas, its
- * gain and bias): Executor.perToken runs it, written out.
+ * The per-token call: a plain call (float32, nothing fused: isPlain) whose rows and their
+ * statistics fit one chunk. Its plan is known without being made (the reserved areas, its gain and
+ * bias): Executor.perToken runs it, written out.
  */
-export function isPerToken(plain: boolean, rows: number, d: number, stats: boolean): boolean {
-  return plain && rows * d <= CHUNK && (!stats || rows <= STAT_ROWS);
+export function isPerToken(rows: number, d: number, stats: boolean): boolean {
+  return rows * d <= CHUNK && (!stats || rows <= STAT_ROWS);
 }
 
 const NO_ROWS = new Float32Array(0);
@@ -199,8 +204,8 @@ export class Plan {
   /** The wire's codes of the norm (normWire: its facts) and of the dtype (DTYPE_CODES). */
   norm = 0;
   dtype = 0;
-  /** Through `_lnw_layernorm` (a plain call), not `_lnw_normalize`. */
-  plain = false;
+  /** A normalizing call's form for `_lnw_normalize`: formOf(norm, dtype) and the AREA_BIT of each area it uses. */
+  form = 0;
   /** The gain and bias the core reads: a resident norm's, the copies in at.gamma and at.beta, or 0. */
   gamma = 0;
   beta = 0;
@@ -225,6 +230,30 @@ export interface Reserved {
   params: number; // a stateless call's gain, beta and residual bias (3 × CHUNK floats), or statistics records
   stage: number; // the float32 staging of a 16-bit row (CHUNK floats)
   rowStats: number; // STAT_ROWS means, then STAT_ROWS rstds
+  areas: number; // two CallAreas (AREAS_BYTES each): the chunk's, then a block of a call's own
+}
+
+/**
+ * The form of a normalizing call `c` (formOf, with the bits of the areas it uses): `scratch`, a
+ * 16-bit row's float32 staging, is the plan's.
+ */
+function formWith(base: number, c: Job, scratch: boolean): number {
+  return (
+    base |
+    (c.residual ? AREA_BIT.residual : 0) |
+    (c.bias ? AREA_BIT.bias : 0) |
+    (c.sumOut ? AREA_BIT.sumOut : 0) |
+    (c.mean ? AREA_BIT.mean : 0) |
+    (c.rstd ? AREA_BIT.rstd : 0) |
+    (scratch ? AREA_BIT.scratch : 0)
+  );
+}
+
+/** Writes `at`'s addresses as the core's CallAreas at `record` (a residual's sum comes back over it). */
+function recordAreas(heap: Heap, record: number, at: Areas): void {
+  at.record = record;
+  const { r, bias, mean, rstd, stage } = at;
+  writeAreas(heap.module, record, { residual: r, bias, sumOut: r, mean, rstd, scratch: stage });
 }
 
 export class Planner {
@@ -245,17 +274,19 @@ export class Planner {
   constructor(
     readonly heap: Heap,
     readonly reserved: Reserved,
-  ) {}
+  ) {
+    // Tensor calls read only the staging from it, which is the chunk's (direct).
+    this.#layChunk(0);
+  }
 
   /**
-   * Any checked normalizing call with rows (`resident`: a LayerNorm object's gain and bias;
-   * `plain`: this.plain(c)). The plan of one chunk in the reserved areas is the refilled one, and
+   * Any checked normalizing call with rows (`resident`: a LayerNorm object's gain and bias). The plan of one chunk in the reserved areas is the refilled one, and
    * its job is the call itself, which the executor hands over beside it: stored in the refilled
    * plan, a young object into an old one, it went through V8's write barrier on every call
    * (web/bench/NOTES.md). A plan of several chunks holds its job, for Executor.run.
    */
-  normalize(c: CheckedNorm, resident: Params | null, plain: boolean): Plan {
-    if (c.d > CHUNK) return this.#normalizeWide(c, resident, plain);
+  normalize(c: CheckedNorm, resident: Params | null): Plan {
+    if (c.d > CHUNK) return this.#normalizeWide(c, resident);
     const stats = c.mean !== null || c.rstd !== null;
     const perChunk =
       c.rows * c.d <= CHUNK && (c.rows <= STAT_ROWS || !stats) ? c.rows : fit(c.d, stats ? STAT_ROWS : CHUNK);
@@ -266,13 +297,14 @@ export class Planner {
     this.#spec(c);
     p.op = NORMALIZE;
     if (perChunk < c.rows) p.job = c;
+    const dtype = c.kind === this.#codedKind ? this.#kindCode : this.#dtypeCode(c.kind);
     p.norm = this.#specWire;
-    p.dtype = c.kind === this.#codedKind ? this.#kindCode : this.#dtypeCode(c.kind);
+    p.dtype = dtype;
+    p.form = formWith(formOf(p.norm, dtype), c, c.kind.bytes === 2);
     p.rows = c.rows;
     p.at = at;
     p.perChunk = perChunk;
     p.copies = true;
-    p.plain = plain;
     p.gamma = resident ? resident.gamma : c.gamma ? at.gamma : 0;
     p.beta = resident ? resident.beta : c.beta ? at.beta : 0;
     p.variance = null;
@@ -286,7 +318,7 @@ export class Planner {
     const job = asJob({ fn: c.fn, norm: DEFAULT_NORM, kind, rows: c.rows, d, eps: c.eps, x: c.x, mean, rstd });
     let p: Plan;
     if (d <= CHUNK) {
-      p = this.#fill(this.#reused, STATISTICS, job, c.rows, this.inChunk(d), fit(d, STATS_PER_CHUNK), false, null);
+      p = this.#fill(this.#reused, STATISTICS, job, c.rows, this.inChunk(d), fit(d, STATS_PER_CHUNK), null);
     } else {
       // A wide row: its records, the row, then a 16-bit row's float32 staging, in a block of its own.
       const layout = new Layout();
@@ -297,7 +329,7 @@ export class Planner {
       const block = this.heap.allocate(layout.bytes, `${c.fn}: a row of d = ${d} values`, args);
       job.x = args.x as ActivationArray;
       const at = Areas.of({ x: block + x, stats: block + stats, stage: stage ? block + stage : 0 });
-      p = this.#fill(new Plan(), STATISTICS, job, c.rows, at, 1, false, null);
+      p = this.#fill(new Plan(), STATISTICS, job, c.rows, at, 1, null);
       p.block = block;
     }
     p.variance = variance;
@@ -327,33 +359,34 @@ export class Planner {
       vectors: block + vectors,
     });
     const job = asJob({ ...c, ...(args as Partial<Job>), rows: 1, mean, rstd });
-    const p = this.#fill(new Plan(), STAGES, job, 1, at, 1, false, null);
+    const p = this.#fill(new Plan(), STAGES, job, 1, at, 1, null);
     p.variance = variance;
     p.block = block;
     return p;
   }
 
   /**
-   * A resident norm's tensor-to-tensor call (`c`: the norm's, made once; `plain`: isPlain(c), which
-   * the norm knows): the rows are already in wasm memory, so its plan is one chunk of all of them,
-   * its areas the tensors, nothing copied.
+   * A resident norm's tensor-to-tensor call (`c`: the norm's, made once, nothing fused): the rows
+   * are already in wasm memory, so its plan is one chunk of all of them, its areas the tensors,
+   * nothing copied.
    */
-  direct(c: Job, plain: boolean, rows: number, x: number, y: number, params: Params): Plan {
+  direct(c: Job, rows: number, x: number, y: number, params: Params): Plan {
     const { d, kind } = c;
-    let stage = 0,
-      block = 0;
-    if (d <= CHUNK) stage = this.reserved.stage;
-    else if (kind.bytes === 2) {
-      // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
-      // rows wider than the chunk do, so that no memory is allocated inside the core (where running
-      // out of it is an untyped status, not the RangeError every other allocation gives).
-      block = stage = this.heap.allocate(4 * d, `${c.fn}: the float32 staging of a row of d = ${d} values`);
-    }
     const at = this.#tensors;
     at.x = x;
     at.y = y;
-    at.stage = stage;
-    const p = this.#fill(this.#reused, NORMALIZE, c, rows, at, rows, plain, params);
+    at.stage = this.reserved.stage;
+    // The chunk's CallAreas: the same staging.
+    at.record = this.reserved.areas;
+    let block = 0;
+    if (d > CHUNK && kind.bytes === 2) {
+      // A 16-bit row goes through float32: a row wider than the staging area gets a block here, as
+      // rows wider than the chunk do, so that no memory is allocated inside the core (where running
+      // out of it is an untyped status, not the RangeError every other allocation gives).
+      block = at.stage = this.heap.allocate(4 * d, `${c.fn}: the float32 staging of a row of d = ${d} values`);
+      recordAreas(this.heap, this.reserved.areas + AREAS_BYTES, at);
+    }
+    const p = this.#fill(this.#reused, NORMALIZE, c, rows, at, rows, params);
     p.copies = false;
     p.block = block;
     return p;
@@ -366,7 +399,6 @@ export class Planner {
     rows: number,
     at: Areas,
     perChunk: number,
-    plain: boolean,
     resident: Params | null,
   ): Plan {
     p.op = op;
@@ -374,11 +406,11 @@ export class Planner {
     this.#spec(job);
     p.norm = this.#specWire;
     p.dtype = this.#dtypeCode(job.kind);
+    p.form = formWith(formOf(p.norm, p.dtype), job, job.kind.bytes === 2);
     p.rows = rows;
     p.at = at;
     p.perChunk = perChunk;
     p.copies = true;
-    p.plain = plain;
     p.gamma = resident ? resident.gamma : job.gamma ? at.gamma : 0;
     p.beta = resident ? resident.beta : job.beta ? at.beta : 0;
     p.variance = null;
@@ -400,9 +432,11 @@ export class Planner {
     return this.#specRow;
   }
 
-  /** isPlain(c), its norm row looked up as #spec does. */
-  plain(c: Job): boolean {
-    return isPlain(c, this.#spec(c));
+  /** A plain call's form (isPlain: float32, so no area but its mean and rstd may be used); -1 for any other call. */
+  plainForm(c: Job): number {
+    if (!isPlain(c)) return -1;
+    this.#spec(c);
+    return formOf(this.#specWire, FLOAT32);
   }
 
   #dtypeCode(kind: ActivationKind): number {
@@ -424,7 +458,7 @@ export class Planner {
 
   #layChunk(d: number): Areas {
     const r = this.reserved;
-    this.#chunk = Areas.of({
+    const at = Areas.of({
       x: r.x,
       r: r.r,
       gamma: r.params,
@@ -435,15 +469,17 @@ export class Planner {
       stats: r.params,
       stage: r.stage,
     });
+    recordAreas(this.heap, r.areas, at);
+    this.#chunk = at;
     this.#chunkD = d;
-    return this.#chunk;
+    return at;
   }
 
   /**
    * Rows wider than the chunk, one a chunk, through a block allocated for the call (before any
    * argument is read) that also holds a stateless call's gain, bias and residual bias.
    */
-  #normalizeWide(c: CheckedNorm, resident: Params | null, plain: boolean): Plan {
+  #normalizeWide(c: CheckedNorm, resident: Params | null): Plan {
     const { d, kind } = c;
     const staged = c.gamma !== null || c.beta !== null;
     const layout = new Layout();
@@ -478,8 +514,9 @@ export class Planner {
       rstd: block + stats + 8,
       stage: stage ? block + stage : 0,
     });
+    recordAreas(this.heap, this.reserved.areas + AREAS_BYTES, at);
     const job = asJob({ ...c, ...(args as Partial<Job>) });
-    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, plain, resident);
+    const p = this.#fill(new Plan(), NORMALIZE, job, c.rows, at, 1, resident);
     p.block = block;
     return p;
   }

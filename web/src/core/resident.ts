@@ -1,7 +1,8 @@
 /** A LayerNorm or RMSNorm whose gain (and bias) stay in the heap: one block, gamma then beta. */
-import { kindOf, type ActivationKind } from '../checks/activations.js';
+import { DTYPE_CODES, kindOf, type ActivationKind } from '../checks/activations.js';
 import { checkNormCall, isPlain, type CheckedNorm, type NormKind } from '../checks/call.js';
-import { NORMS } from '../norms.js';
+import { NORMS, normWire } from '../norms.js';
+import { formOf } from './wire-call.js';
 import { asJob, isPerToken, type Job, type Params } from './plan.js';
 import { quickCheck } from '../checks/quick-check.js';
 import type { RuntimeCore } from './runtime-core.js';
@@ -40,7 +41,7 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
   readonly hasBeta: boolean;
   readonly dtype: DType;
   readonly #what: string;
-  readonly #plain: boolean;
+  readonly #plainForm: number;
   readonly #gain: Params;
   /** What forwardTensor asks of the core, the same every call. */
   readonly #tensorCall: Job;
@@ -72,8 +73,8 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     this.#what = NORMS[norm].name;
     this.#gain = { gamma: gamma ? ptr : 0, beta: beta ? ptr + 4 * d : 0 };
     this.#tensorCall = asJob({ fn: 'LayerNorm.forwardTensor', norm, kind, rows: 0, d, eps, x: EMPTY });
-    // Its calls with nothing fused (forward's per-token path, forwardTensor) go through plain entry points.
-    this.#plain = isPlain(this.#tensorCall);
+    // Its float32 calls with nothing fused take the per-token path (forward) in this form.
+    this.#plainForm = isPlain(this.#tensorCall) ? formOf(normWire(NORMS[norm]), DTYPE_CODES.float32) : -1;
   }
 
   /** The gain and bias in the heap, made once: the block stays where it is until dispose(). */
@@ -86,18 +87,19 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
     const params = this.#params('LayerNorm.forward');
     // The per-token call: a float32 LayerNorm of plain live arrays that fit the chunk goes straight
     // to the kernel (what checkForward would accept, checked in a few comparisons).
-    if (this.#plain && x instanceof Float32Array && ArrayBuffer.isView(x)) {
+    if (this.#plainForm >= 0 && x instanceof Float32Array && ArrayBuffer.isView(x)) {
       const n = x.length,
         d = this.d;
       if (
         n > 0 &&
         n % d === 0 &&
-        isPerToken(true, n / d, d, false) &&
+        isPerToken(n / d, d, false) &&
         (out === undefined || (out instanceof Float32Array && ArrayBuffer.isView(out) && out.length === n))
       ) {
         const y = (out ?? null) as Float32Array | null;
         const { gamma, beta } = params;
-        return this.runtime.executor.perToken(x, y, n / d, d, gamma, beta, this.eps, null, null) as A;
+        const form = this.#plainForm;
+        return this.runtime.executor.perToken(form, x, y, n / d, d, gamma, beta, this.eps, null, null) as A;
       }
     }
     const call = checkForward(this, x, out);
@@ -121,6 +123,6 @@ export class ResidentNorm extends HeapOwner implements LayerNorm {
       throw new RangeError(`${fn}: output must have as many rows as input (${src.rows}), got ${dst.rows}`);
     }
     if (src.rows === 0) return;
-    this.runtime.executor.direct(this.#tensorCall, this.#plain, src.rows, src.address, dst.address, params);
+    this.runtime.executor.direct(this.#tensorCall, src.rows, src.address, dst.address, params);
   }
 }

@@ -1,10 +1,16 @@
 /**
- * A call as the C++ core takes it: the wire struct, written into the runtime's own reserved bytes
- * before each call into the core that takes it (`_statistics`, `_stages`; the normalizing calls take
- * arguments: cpp/bindings/embind.cc says why). WIRE_LAYOUT is its one
- * table: the wasm build generates cpp/bindings/embind.cc's WireCall from it
- * (web/scripts/wire-header.mjs) and static_asserts there hold the compiler's offsets and size to
- * it, so a field is one row here (and one line of Wire.write, which gives it its value).
+ * Calls as the C++ core takes them, in two conventions, each one table here that the wasm build
+ * generates cpp/bindings/embind.cc's structs from (web/scripts/wire-header.mjs), with static_asserts
+ * there holding the compiler's offsets and sizes to them: a field is one row here.
+ *
+ * - The statistics and the stages pass the wire struct (WireCall, WIRE_LAYOUT), written into the
+ *   runtime's reserved bytes before each call (Wire.write).
+ * - The normalizing calls, which a model makes per token, pass plain arguments to one wasm export,
+ *   `_lnw_normalize(form, rows, d, x, y, gamma, beta, eps, areas)`: the call's form (its norm's
+ *   facts, its dtype, which optional areas it uses: formOf) and the address of a CallAreas struct
+ *   (AREAS_LAYOUT) holding where those areas are. A plan's areas stay where they are across calls,
+ *   so that struct is written when they are laid out (writeAreas), not per call. Per call, the
+ *   wire struct measured 4-8% slower at one row (cpp/bindings/embind.cc, web/bench/NOTES.md).
  */
 import type { LayerNormModule } from '../wasm/module.js';
 
@@ -53,10 +59,15 @@ export const WIRE_LAYOUT: readonly (readonly [name: keyof WireCall, offset: numb
   ['eps', 56, 'f64'],
 ];
 
-/** sizeof(WireCall): past the last field, rounded up to the widest (as the compiler lays it out). */
-export const WIRE_BYTES = ((end: number) => Math.ceil(end / 8) * 8)(
-  Math.max(...WIRE_LAYOUT.map(([, offset, type]) => offset + WIRE_TYPE_BYTES[type])),
-);
+/** A struct's size: past its last field, rounded up to its widest (as the compiler lays it out). */
+function structBytes(layout: readonly (readonly [string, number, WireType])[]): number {
+  const end = Math.max(...layout.map(([, offset, type]) => offset + WIRE_TYPE_BYTES[type]));
+  const align = Math.max(...layout.map(([, , type]) => WIRE_TYPE_BYTES[type]));
+  return Math.ceil(end / align) * align;
+}
+
+/** sizeof(WireCall). */
+export const WIRE_BYTES = structBytes(WIRE_LAYOUT);
 
 /** Each field's index in a view of the struct of its type: 32-bit (offset / 4) or float64 (offset / 8). */
 const WIRE_SLOT = Object.fromEntries(
@@ -131,6 +142,58 @@ export class Wire {
     this.#f64 = new Float64Array(buffer, this.at, WIRE_BYTES / 8);
     return (this.#u32 = new Uint32Array(buffer, this.at, WIRE_BYTES / 4));
   }
+}
+
+/**
+ * The addresses of a normalizing call's optional areas, as `_lnw_normalize` reads them through its
+ * `areas` argument; only those the call's form names are read (0: none).
+ */
+export interface CallAreas {
+  residual: number;
+  bias: number;
+  sumOut: number;
+  mean: number;
+  rstd: number;
+  /** d floats of float32 staging for a 16-bit row the core's own stack staging (4096) cannot hold. */
+  scratch: number;
+}
+
+/** CallAreas's fields in the struct's order: [name, byte offset, type], one row a line, as WIRE_LAYOUT. */
+export const AREAS_LAYOUT: readonly (readonly [name: keyof CallAreas, offset: number, type: WireType])[] = [
+  ['residual', 0, 'u32'],
+  ['bias', 4, 'u32'],
+  ['sumOut', 8, 'u32'],
+  ['mean', 12, 'u32'],
+  ['rstd', 16, 'u32'],
+  ['scratch', 20, 'u32'],
+];
+
+/** sizeof(CallAreas). */
+export const AREAS_BYTES = structBytes(AREAS_LAYOUT);
+
+/**
+ * A form's bits: the norm's wire code below FORM_DTYPE_SHIFT (normWire: at most 0x1ff), the dtype's
+ * code (DTYPE_CODES) from there, and from FORM_AREAS_SHIFT one bit per AREAS_LAYOUT row, in order,
+ * set when the call uses that area.
+ */
+export const FORM_DTYPE_SHIFT = 12;
+export const FORM_AREAS_SHIFT = 16;
+
+/** The bit of each area in a form. */
+export const AREA_BIT = Object.fromEntries(
+  AREAS_LAYOUT.map(([name], i) => [name, 1 << (FORM_AREAS_SHIFT + i)]),
+) as Readonly<Record<keyof CallAreas, number>>;
+
+/** A normalizing call's form without its areas: its norm's wire code and its dtype's code. */
+export const formOf = (norm: number, dtype: number): number => norm | (dtype << FORM_DTYPE_SHIFT);
+
+/**
+ * Writes `a` as a CallAreas struct at `at` (4-aligned). Called when a plan's areas are laid out:
+ * rarely, so through the module's current view.
+ */
+export function writeAreas(module: LayerNormModule, at: number, a: CallAreas): void {
+  const u32 = new Uint32Array(module.HEAPU8.buffer, at, AREAS_BYTES / 4);
+  for (const [name, offset] of AREAS_LAYOUT) u32[offset / 4] = a[name];
 }
 
 /** Throws for the first 32-bit field of `c` that does not fit (write() found one). */

@@ -7,37 +7,20 @@ export interface LayerNormModule {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   /**
-   * The float32 LayerNorm in plain arguments (a plain wasm export, not Embind), with its per-row
-   * mean and rstd when asked for; addresses 0 for null.
+   * Any normalizing call in plain arguments (a plain wasm export, not Embind): its form (formOf and
+   * AREA_BIT, web/src/core/wire-call.ts) and the address of the CallAreas struct its optional
+   * areas are read from (0: none); addresses 0 for null.
    */
-  _lnw_layernorm(
-    x: number,
-    y: number,
-    rows: number,
-    d: number,
-    gamma: number,
-    beta: number,
-    eps: number,
-    mean: number,
-    rstd: number,
-  ): number;
-  /** Any call, each NormCall field an argument (norm and dtype by their wire codes); a plain wasm export too. */
   _lnw_normalize(
-    norm: number,
-    dtype: number,
+    form: number,
     rows: number,
     d: number,
     x: number,
     y: number,
     gamma: number,
     beta: number,
-    residual: number,
-    bias: number,
-    sumOut: number,
-    mean: number,
-    rstd: number,
-    scratch: number,
     eps: number,
+    areas: number,
   ): number;
   /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
   _statistics(wire: number, stats: number): number;
