@@ -142,9 +142,9 @@ EMSCRIPTEN_KEEPALIVE int lnw_normalize(std::uint32_t form, std::uint32_t rows, s
   static const CallAreas kNone{};
   const CallAreas& a = areas != 0 ? *reinterpret_cast<const CallAreas*>(areas) : kNone;
   layernorm::NormCall c;
+  constexpr std::uint32_t kDTypeMask = (1u << (LNW_FORM_AREAS_SHIFT - LNW_FORM_DTYPE_SHIFT)) - 1;
   c.norm = static_cast<layernorm::Norm>(form & ((1u << LNW_FORM_DTYPE_SHIFT) - 1));
-  c.dtype = static_cast<layernorm::DType>((form >> LNW_FORM_DTYPE_SHIFT) &
-                                          ((1u << (LNW_FORM_AREAS_SHIFT - LNW_FORM_DTYPE_SHIFT)) - 1));
+  c.dtype = static_cast<layernorm::DType>((form >> LNW_FORM_DTYPE_SHIFT) & kDTypeMask);
   c.rows = rows;
   c.d = d;
   c.x = reinterpret_cast<const void*>(x);

@@ -82,7 +82,9 @@ describe('a third norm, specified by one row', () => {
     expect([c.norm, c.rows, c.mean === mean, isPlain(c)]).toEqual(['centrednorm', 2, true, true]);
     // Fused or 16-bit, it is not plain, as any norm's call.
     expect(isPlain(checkNormCall('centredNorm', KIND, x, d, { gamma, residual: x }))).toBe(false);
-    expect(isPlain(checkNormCall('centredNorm', KIND, new Uint16Array(8), d, { gamma, dtype: 'bfloat16' }))).toBe(false);
+    expect(isPlain(checkNormCall('centredNorm', KIND, new Uint16Array(8), d, { gamma, dtype: 'bfloat16' }))).toBe(
+      false,
+    );
     // The one-token path's checks agree: β declined (the full checks then refuse it), the mean taken.
     expect(quickCheck('centredNorm', KIND, x, d, { gamma, beta: gamma })).toBeNull();
     expect(quickCheck('centredNorm', KIND, x, d, { gamma, mean })?.mean).toBe(mean);

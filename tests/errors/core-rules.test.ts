@@ -161,7 +161,6 @@ describe('every status the core can return is a rule the façade checks first', 
     expect(code.match(/layernorm::(Normalize|Statistics|Stages|LayerNorm|Reference)\(/g)).toBeNull();
     expect(code.match(/layernorm::detail::\w+Validated\(/g)?.sort()).toEqual([
       'layernorm::detail::NormalizeValidated(',
-      'layernorm::detail::NormalizeValidated(',
       'layernorm::detail::StagesValidated(',
       'layernorm::detail::StatisticsValidated(',
     ]);

@@ -22,8 +22,7 @@ export function wireRows(source, table = 'WIRE_LAYOUT') {
   for (const line of source.slice(open + 3, close).split('\n')) {
     if (line.trim() === '') continue;
     const m = /^\s*\['([a-z][A-Za-z0-9]*)', (\d+), '(i32|u32|f64)'\],?\s*$/.exec(line);
-    if (!m)
-      throw new Error(`wire-call.ts: a ${table} line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
+    if (!m) throw new Error(`wire-call.ts: a ${table} line that is not a ['name', offset, 'type'] row: ${line.trim()}`);
     rows.push({ name: m[1], offset: Number(m[2]), type: m[3] });
   }
   return rows;

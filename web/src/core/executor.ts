@@ -3,8 +3,8 @@
  * copied to their areas, then chunk by chunk (#step) its rows copied in, one call into the core,
  * its outputs copied out. Inputs go through a reserved chunk that stays cache-resident, computed
  * there in place, so large inputs need no large wasm allocation and a result never aliases wasm
- * memory. The per-token call is the same three steps written out (perToken). Each entry point of
- * the core is called from one place (#core, #records).
+ * memory. The per-token call is the same three steps written out (perToken). Besides it, each
+ * entry point of the core is called from one place (#core, #records).
  */
 import { ChunkViews } from './chunk-views.js';
 import type { CheckedNorm } from '../checks/call.js';
@@ -26,7 +26,6 @@ import {
 import type { ActivationArray } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
 import { AREA_BIT, AREAS_BYTES, newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire-call.js';
-
 
 export interface StagesResult {
   stats: Float64Array; // mean, variance, rstd
@@ -113,10 +112,11 @@ export class Executor {
   }
 
   /**
-   * The per-token call, the plan plan.ts's isPerToken names: one chunk of a plain call (float32
-   * LayerNorm, nothing fused, its mean and rstd when asked for) in the reserved areas (whose
-   * CallAreas hold where its mean and rstd go): copy in, one call, copy out, with no loop. The stateless call (normalize())
-   * and a resident LayerNorm's forward (its arrays checked there, without a CheckedNorm) take it.
+   * The per-token call, the plan plan.ts's isPerToken names: one chunk of a plain call (float32,
+   * any norm, nothing fused, its mean and rstd when asked for; `form`: Planner.plainForm) in the
+   * reserved areas, whose CallAreas say where its mean and rstd go: copy in, one call, copy out,
+   * with no loop. The stateless call (normalize()) and a resident norm's forward (its arrays
+   * checked there, without a CheckedNorm) take it.
    * Written out because #step, which every other chunk goes through, is too big for V8 to inline
    * (web/bench/NOTES.md has the measurements).
    */

@@ -392,15 +392,7 @@ export class Planner {
     return p;
   }
 
-  #fill(
-    p: Plan,
-    op: Op,
-    job: Job,
-    rows: number,
-    at: Areas,
-    perChunk: number,
-    resident: Params | null,
-  ): Plan {
+  #fill(p: Plan, op: Op, job: Job, rows: number, at: Areas, perChunk: number, resident: Params | null): Plan {
     p.op = op;
     p.job = job;
     this.#spec(job);
