@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-// Writes the C++ header of the core's calling conventions from their tables in
-// web/src/core/wire-call.ts (WIRE_LAYOUT, AREAS_LAYOUT and the form's bit positions):
+// Writes the C++ header of the core's calling convention from web/src/core/wire-call.ts (the
+// CallAreas table AREAS_LAYOUT and the form's bit positions):
 // `node web/scripts/wire-header.mjs <wire-call.ts> <out.h>`. The wasm build runs it
-// (CMakeLists.txt), and cpp/bindings/embind.cc declares WireCall and CallAreas from the header's
-// field lists and checks each field's offset and each struct's size with static_asserts, so a layout
-// the compiler would lay out otherwise does not build. Read as text: a table is one row per line,
-// and a line between its brackets that is not a row stops the build rather than being skipped.
+// (CMakeLists.txt), and cpp/bindings/embind.cc declares CallAreas from the header's field list and
+// checks each field's offset and the struct's size with static_asserts, so a layout the compiler
+// would lay out otherwise does not build. Read as text: the table is one row per line, and a line
+// between its brackets that is not a row stops the build rather than being skipped.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const TYPE_BYTES = { i32: 4, u32: 4, f64: 8 };
 
-/** The rows of `table` (WIRE_LAYOUT or AREAS_LAYOUT) in `source` (wire-call.ts's text): [{ name, offset, type }]. */
-export function wireRows(source, table = 'WIRE_LAYOUT') {
+/** The rows of `table` in `source` (wire-call.ts's text): [{ name, offset, type }]. */
+export function wireRows(source, table = 'AREAS_LAYOUT') {
   const start = source.indexOf(`export const ${table}`);
   const open = source.indexOf('= [', start);
   const close = source.indexOf('\n];', open);
@@ -45,25 +45,17 @@ export function wireConstant(source, name) {
   return Number(m[1]);
 }
 
-const fields = (macro, rows) => [
-  `#define ${macro}(X) \\`,
-  ...rows.map((r, i) => `  X(${cppName(r.name)}, ${r.offset}, ${r.type})${i < rows.length - 1 ? ' \\' : ''}`),
-];
-
 /** The header for wire-call.ts's text. */
 export function wireHeader(source) {
-  const wire = wireRows(source, 'WIRE_LAYOUT');
   const areas = wireRows(source, 'AREAS_LAYOUT');
   return [
     '// Generated from web/src/core/wire-call.ts by web/scripts/wire-header.mjs.',
     '#pragma once',
     '',
-    "// X(name, byte offset, type), in each struct's order.",
-    `#define LNW_WIRE_BYTES ${wireBytes(wire)}`,
-    ...fields('LNW_WIRE_FIELDS', wire),
-    '',
     `#define LNW_AREAS_BYTES ${wireBytes(areas)}`,
-    ...fields('LNW_AREAS_FIELDS', areas),
+    "// X(name, byte offset, type), in the struct's order.",
+    '#define LNW_AREAS_FIELDS(X) \\',
+    ...areas.map((r, i) => `  X(${cppName(r.name)}, ${r.offset}, ${r.type})${i < areas.length - 1 ? ' \\' : ''}`),
     '',
     `#define LNW_FORM_DTYPE_SHIFT ${wireConstant(source, 'FORM_DTYPE_SHIFT')}`,
     `#define LNW_FORM_AREAS_SHIFT ${wireConstant(source, 'FORM_AREAS_SHIFT')}`,

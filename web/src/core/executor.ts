@@ -25,7 +25,7 @@ import {
 } from './plan.js';
 import type { ActivationArray } from '../types.js';
 import type { LayerNormModule } from '../wasm/module.js';
-import { AREA_BIT, AREAS_BYTES, newWireCall, Wire, WIRE_BYTES, type WireCall } from './wire-call.js';
+import { AREA_BIT, AREAS_BYTES } from './wire-call.js';
 
 export interface StagesResult {
   stats: Float64Array; // mean, variance, rstd
@@ -38,19 +38,15 @@ export class Executor {
   // Reserved for the runtime's lifetime, one block: the chunk, a residual chunk, the parameters of
   // a stateless call (gamma, beta, bias: CHUNK floats each; or the statistics' records), the
   // float32 staging of a 16-bit row (the core's own stack staging holds 4096 floats; wider rows
-  // would make it allocate), the per-row statistics of a chunk, two CallAreas (Reserved.areas)
-  // and the wire struct.
+  // would make it allocate), the per-row statistics of a chunk, and two CallAreas (Reserved.areas).
   readonly #x: number;
   readonly #rowStats: number;
   readonly #areas: number;
-  readonly #wire: Wire;
-  /** The call written to #wire, refilled for each. */
-  readonly #call: WireCall = newWireCall();
   readonly #views: ChunkViews;
 
   constructor(module: LayerNormModule) {
     this.heap = new Heap(module);
-    const bytes = 6 * CHUNK * 4 + 16 * STAT_ROWS + 2 * AREAS_BYTES + WIRE_BYTES;
+    const bytes = 6 * CHUNK * 4 + 16 * STAT_ROWS + 2 * AREAS_BYTES;
     const x = this.heap.allocate(bytes, 'the runtime chunk and scratch buffers');
     const r = x + CHUNK * 4,
       params = r + CHUNK * 4,
@@ -62,7 +58,6 @@ export class Executor {
     this.#x = x;
     this.#rowStats = rowStats;
     this.#areas = areas;
-    this.#wire = new Wire(module, areas + 2 * AREAS_BYTES);
   }
 
   // ---- The calls: each has its plan made, then runs it.
@@ -246,11 +241,11 @@ export class Executor {
   #records(p: Plan, job: Job, first: number, n: number): null {
     const at = p.at;
     const module = this.heap.module;
-    this.#writeWire(p, job, at.x, n);
+    // The stages' vectors follow their record (Planner.stages).
     const status =
       p.op === STAGES
-        ? module._stages(this.#wire.at, at.stats, at.vectors)
-        : module._statistics(this.#wire.at, at.stats);
+        ? module._stages(p.form, job.d, at.x, p.gamma, p.beta, job.eps, at.record, at.stats)
+        : module._statistics(p.form, n, job.d, at.x, job.eps, at.record, at.stats);
     if (status !== 0) this.heap.check(status, job.fn);
     const f64 = module.HEAPF64;
     copyRows(f64, at.stats, 3, job.mean!, first, n);
@@ -261,26 +256,6 @@ export class Executor {
       p.vectors = Array.from({ length: 6 }, (_, i) => v.slice(i * job.d, (i + 1) * job.d));
     }
     return null;
-  }
-
-  /** The statistics' or stages' call at #wire: `n` rows at x. */
-  #writeWire(p: Plan, job: Job, x: number, n: number): void {
-    const at = p.at;
-    const w = this.#call;
-    w.norm = p.norm;
-    w.dtype = p.dtype;
-    w.rows = n;
-    w.d = job.d;
-    w.x = x;
-    w.y = 0;
-    w.gamma = p.gamma;
-    w.beta = p.beta;
-    w.residual = job.residual ? at.r : 0;
-    w.bias = job.bias ? at.bias : 0;
-    w.sumOut = w.mean = w.rstd = 0;
-    w.scratch = at.stage;
-    w.eps = job.eps;
-    this.#wire.write(w);
   }
 }
 

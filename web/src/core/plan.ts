@@ -329,6 +329,7 @@ export class Planner {
       const block = this.heap.allocate(layout.bytes, `${c.fn}: a row of d = ${d} values`, args);
       job.x = args.x as ActivationArray;
       const at = Areas.of({ x: block + x, stats: block + stats, stage: stage ? block + stage : 0 });
+      recordAreas(this.heap, this.reserved.areas + AREAS_BYTES, at);
       p = this.#fill(new Plan(), STATISTICS, job, c.rows, at, 1, null);
       p.block = block;
     }
@@ -340,13 +341,14 @@ export class Planner {
   stages(c: StagesCall, mean: Float64Array, variance: Float64Array, rstd: Float64Array): Plan {
     const { d, kind } = c;
     const layout = new Layout();
+    // The vectors follow the record: `_stages` takes the one address.
     const records = layout.take(24);
+    const vectors = layout.take(6 * 4 * d);
     const x = layout.row(kind, d);
     const r = c.residual ? layout.row(kind, d) : 0;
     const gamma = c.gamma ? layout.take(4 * d) : 0;
     const beta = c.beta ? layout.take(4 * d) : 0;
     const bias = c.bias ? layout.take(4 * d) : 0;
-    const vectors = layout.take(6 * 4 * d);
     const args: CallArrays = { x: c.x, residual: c.residual, gamma: c.gamma, beta: c.beta, bias: c.bias };
     const block = this.heap.allocate(layout.bytes, `${c.fn}: the row and its stages for d = ${d}`, args);
     const at = Areas.of({
@@ -358,6 +360,7 @@ export class Planner {
       stats: block + records,
       vectors: block + vectors,
     });
+    recordAreas(this.heap, this.reserved.areas + AREAS_BYTES, at);
     const job = asJob({ ...c, ...(args as Partial<Job>), rows: 1, mean, rstd });
     const p = this.#fill(new Plan(), STAGES, job, 1, at, 1, null);
     p.variance = variance;

@@ -22,10 +22,19 @@ export interface LayerNormModule {
     eps: number,
     areas: number,
   ): number;
-  /** rows × { mean, variance, rstd } (float64) of the call at `wire` into `stats`. */
-  _statistics(wire: number, stats: number): number;
-  /** One row's stats and six stage vectors of d floats (input, sum, centered, normalized, scaled, output). */
-  _stages(wire: number, stats: number, stages: number): number;
+  /** rows × { mean, variance, rstd } (float64) of the rows at x into `stats` (Embind). */
+  _statistics(form: number, rows: number, d: number, x: number, eps: number, areas: number, stats: number): number;
+  /** One row's { mean, variance, rstd } at `out`, then its six stage vectors of d floats (Embind). */
+  _stages(
+    form: number,
+    d: number,
+    x: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+    areas: number,
+    out: number,
+  ): number;
   _kernelName(): string;
   _heapInUse(): number;
 }
