@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NO_OPTION_BECAUSE, RULES, oneOf } from '../../dist/checks/rules.js';
-import { NORMS } from '../../dist/norms.js';
+import { NORM_KINDS, NORMS } from '../../dist/norms.js';
 import { errorsRows, quotes } from '../kit/catalogue/index.mjs';
 
 const f32 = (n: number) => new Float32Array(n);
@@ -19,7 +19,7 @@ const EXAMPLES: { [K in keyof typeof RULES]: [row: string, ...args: Parameters<(
     ['R22', 'halfBitsToFloat32', 'dtype', oneOf(['float16', 'bfloat16']), 'float32'],
     ['15', 'layerNorm', 'gamma', 'a Float32Array', [1, 1, 1]],
     ['24', 'layerNorm', 'options', 'an object', 5],
-    ['R28', 'normReference', 'norm', oneOf(['layernorm', 'rmsnorm']), 'batchnorm'],
+    ['R28', 'normReference', 'norm', oneOf(NORM_KINDS), 'batchnorm'],
   ],
   lengthAs: [
     ['21', 'layerNorm', 'out', 12, 'the same as x', 11],

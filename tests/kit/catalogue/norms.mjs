@@ -1,6 +1,11 @@
 // The rows R1–R28 of web/docs/errors.md: RMSNorm, the fused residual, the statistics outputs,
 // 16-bit activations, layerNormalization and the half-bit helpers. Cases as in numeric.mjs.
 import { DETACHED, DTYPES, LOOKALIKE, NO_DTYPE, andThen } from './values.mjs';
+import { oneOf } from '../../../dist/checks/rules.js';
+import { NORM_KINDS } from '../../../dist/norms.js';
+
+// The kinds of norm, as R28 lists them: a norm added to the table is in its message.
+const KINDS = oneOf(NORM_KINDS);
 
 const MAIN = { on: 'main' };
 const FLOAT16 = { needs: 'Float16Array' };
@@ -110,6 +115,6 @@ export const NORM_CASES = [
   ['R27', 'layerNormStats with a residual', (c) => c.t.layerNormStats(c.x(), 3, { residual: c.x() }), 'TypeError', 'layerNormStats: statistics are of x alone, so no residual option; got residual Float32Array(12)'],
   ['R27', 'layerNormStats with a bias', (c) => c.t.layerNormStats(c.x(), 3, { bias: c.f32(3) }), 'TypeError', 'layerNormStats: statistics are of x alone, so no bias option; got bias Float32Array(3)'],
   ['R27', 'layerNormStats with a sumOut', (c) => c.t.layerNormStats(c.x(), 3, { sumOut: c.f32(12) }), 'TypeError', 'layerNormStats: statistics are of x alone, so no sumOut option; got sumOut Float32Array(12)'],
-  ['R28', 'normReference of an unknown norm', (c) => c.pkg.normReference('batchnorm', c.x(), 3), 'TypeError', 'normReference: norm must be \'layernorm\' or \'rmsnorm\', got string "batchnorm"', MAIN],
-  ['R28', 'normReference without a norm', (c) => c.pkg.normReference(undefined, c.x(), 3), 'TypeError', "normReference: norm must be 'layernorm' or 'rmsnorm', got undefined", MAIN],
+  ['R28', 'normReference of an unknown norm', (c) => c.pkg.normReference('batchnorm', c.x(), 3), 'TypeError', `normReference: norm must be ${KINDS}, got string "batchnorm"`, MAIN],
+  ['R28', 'normReference without a norm', (c) => c.pkg.normReference(undefined, c.x(), 3), 'TypeError', `normReference: norm must be ${KINDS}, got undefined`, MAIN],
 ];
