@@ -15,6 +15,7 @@ import {
   GAMMA,
   BETA,
   D,
+  FORM_NAMES,
 } from './fixtures';
 import { QWEN_CONFIG_URL, QWEN_URL, qwenCheckpoint } from '../kit/checkpoints/index.mjs';
 import { layerNormReference } from 'layernorm-wasm';
@@ -284,11 +285,11 @@ test('9. charts: labels clear of bars and of each other, three norms told apart,
       for (let j = i + 1; j < labels.length; j++) expect(overlap(labels[i]!, labels[j]!)).toBe(false);
     }
   }
-  // LayerNorm, bias-free and RMSNorm each in a chart of its own, named, on one value axis.
+  // Each form (LayerNorm, bias-free, RMSNorm) in a chart of its own, named, on one value axis.
   await nearExtras(page);
   const variants = page.locator('#variants-chart figure');
-  await expect(variants.locator('strong')).toHaveText(['LayerNorm', 'bias-free', 'RMSNorm']);
-  for (let i = 0; i < 3; i++) await expect(variants.nth(i).locator('rect.bar')).toHaveCount(8);
+  await expect(variants.locator('strong')).toHaveText(FORM_NAMES);
+  for (let i = 0; i < FORM_NAMES.length; i++) await expect(variants.nth(i).locator('rect.bar')).toHaveCount(8);
   // The heatmap: a label per row, ticks for the features.
   await page.locator('#heatmap').scrollIntoViewIfNeeded();
   await expect(page.locator('#heat-rows span')).toHaveCount(16);

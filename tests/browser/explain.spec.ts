@@ -1,4 +1,17 @@
-import { test, expect, shot, ready, openCard, stageRow, nearExtras, clickHeatmapRow, GAMMA, BETA, D } from './fixtures';
+import {
+  test,
+  expect,
+  shot,
+  ready,
+  openCard,
+  stageRow,
+  nearExtras,
+  clickHeatmapRow,
+  GAMMA,
+  BETA,
+  D,
+  FORM_NAMES,
+} from './fixtures';
 import { layerNormReference } from 'layernorm-wasm';
 import { exactStats } from '../kit/stats.mjs';
 import { maxRelErr, testActivations, toText } from './helpers';
@@ -116,9 +129,10 @@ test('where ln_f sits in GPT-2, and how bias-free LayerNorm and RMSNorm differ o
   expect(Math.abs(shown - rms) / rms).toBeLessThan(1e-3);
   await expect(text).toContainText(`μ/σ = ${Number((mean / Math.sqrt(variance[1]!)).toPrecision(3))} here`);
   await expect(text).toContainText('Bias-free LayerNorm is LayerNorm minus β');
-  // Three charts side by side on one value axis, each named.
-  await expect(page.locator('#variants-chart figure strong')).toHaveText(['LayerNorm', 'bias-free', 'RMSNorm']);
-  await expect(page.locator('#variants-chart svg.chart')).toHaveCount(3);
+  // A chart per form (LayerNorm, bias-free, RMSNorm) side by side on one value axis, each named.
+  expect(FORM_NAMES.slice(0, 3)).toEqual(['LayerNorm', 'bias-free', 'RMSNorm']);
+  await expect(page.locator('#variants-chart figure strong')).toHaveText(FORM_NAMES);
+  await expect(page.locator('#variants-chart svg.chart')).toHaveCount(FORM_NAMES.length);
 });
 
 test('clicking or pressing Enter on a heatmap row explains that token', async ({ page }) => {

@@ -9,6 +9,7 @@ import { test as base, expect, type BrowserContext, type Page } from '@playwrigh
 import { mkdirSync } from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server';
 import { LN_F_SEED, configJson, gpt2Config, gpt2Safetensors } from '../kit/checkpoints/index.mjs';
+import { NORM_FORM_NAMES, NORM_FORMS } from 'layernorm-wasm';
 
 export const HF_URL = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
 /** The Hub's config.json beside the checkpoint, which the loader reads for ε (GPT-2's: 1e-5). */
@@ -17,6 +18,8 @@ export const HF_CONFIG_URL = 'https://huggingface.co/openai-community/gpt2/resol
 export const CHECKPOINT = gpt2Safetensors(LN_F_SEED);
 export const { gamma: GAMMA, beta: BETA } = CHECKPOINT;
 export const D = 768;
+/** The forms the page draws side by side (LayerNorm, bias-free, RMSNorm): each form of the table, by its short name. */
+export const FORM_NAMES = NORM_FORM_NAMES.map((f) => NORM_FORMS[f].short);
 
 type WorkerFixtures = { server: FixtureServer };
 type Fixtures = {

@@ -6,7 +6,7 @@
  * where it was: its radios keep their place on screen, and the browser reports no layout shift
  * (Layout Instability API, recorded from the first script on) of the card or anything in it.
  */
-import { test, expect, ready } from './fixtures';
+import { test, expect, ready, FORM_NAMES } from './fixtures';
 import type { Page } from '@playwright/test';
 
 interface Shift {
@@ -87,7 +87,7 @@ for (const device of [
       await page.locator('input[name="wsrc"][value="url"]').scrollIntoViewIfNeeded();
       const before = await radios(page);
       await expect(page.locator('#gb-h')).toHaveText('γ and β of these weights');
-      await expect(page.locator('#variants-chart svg.chart')).toHaveCount(3);
+      await expect(page.locator('#variants-chart svg.chart')).toHaveCount(FORM_NAMES.length);
       const shifts = await shiftsSince(page, from);
       expect
         .soft(
