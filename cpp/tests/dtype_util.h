@@ -178,6 +178,21 @@ inline Activations Run(const NormCall& c, const Kernel* kernel = nullptr) {
   return y;
 }
 
+// Run(c), each row a call of its own, into one fresh output: what the rows give alone. For calls
+// whose only per-row arrays are x and y (no residual, sum or statistics). Throws as Run() does.
+inline Activations RunByRow(const NormCall& c, const Kernel* kernel = nullptr) {
+  Activations y(c.dtype, c.rows * c.d);
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    NormCall one = c;
+    one.rows = 1;
+    one.x = static_cast<const char*>(c.x) + r * c.d * ElementSize(c.dtype);
+    one.y = y.row(r, c.d);
+    const Status s = Normalize(one, kernel);
+    if (s != Status::kOk) throw std::runtime_error(std::string("Normalize: ") + StatusMessage(s));
+  }
+  return y;
+}
+
 // Reference(c): float32 values whatever the type. Throws as Run() does.
 inline std::vector<float> ReferenceOf(const NormCall& c) {
   std::vector<float> ref(c.rows * c.d);

@@ -140,14 +140,7 @@ TEST_P(NormFactsTest, RowsOfEveryPathAndTheirStatistics) {
     }
     for (std::size_t k = 0; k < KernelCount(); ++k) {
       const Activations whole = testing::Run(c, &Kernels()[k]);
-      Activations by_row(dtype(), rows * d);
-      for (std::size_t r = 0; r < rows; ++r) {
-        NormCall one = c;
-        one.rows = 1;
-        one.x = x.row(r, d);
-        one.y = by_row.row(r, d);
-        ASSERT_EQ(Normalize(one, &Kernels()[k]), Status::kOk);
-      }
+      const Activations by_row = testing::RunByRow(c, &Kernels()[k]);
       EXPECT_EQ(testing::FirstDifference(whole, by_row), whole.size()) << Kernels()[k].name;
     }
   }

@@ -162,14 +162,7 @@ TEST_P(NormKindTest, PipelinedAndInPlaceEqualOneRowCalls) {
           NormCall ip = c;
           ip.x = ip.y = in_place.data();
           ASSERT_EQ(Normalize(ip, &kernel), Status::kOk);
-          Activations by_row(dtype(), rows * d);
-          for (std::size_t r = 0; r < rows; ++r) {
-            NormCall one = c;
-            one.rows = 1;
-            one.x = x.row(r, d);
-            one.y = by_row.row(r, d);
-            ASSERT_EQ(Normalize(one, &kernel), Status::kOk);
-          }
+          const Activations by_row = testing::RunByRow(c, &kernel);
           EXPECT_EQ(testing::FirstDifference(whole, by_row), whole.size()) << kernel.name;
           EXPECT_EQ(testing::FirstDifference(in_place, by_row), whole.size()) << kernel.name;
         }

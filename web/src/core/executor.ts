@@ -67,7 +67,8 @@ export class Executor {
     if (c.rows === 0) return c.out ?? c.kind.make(0);
     const stats = c.mean !== null || c.rstd !== null;
     const form = this.#planner.plainForm(c);
-    if (form >= 0 && c.d <= CHUNK && isPerToken(c.rows, c.d, stats)) {
+    // isPerToken: rows × d fit the chunk (rows ≥ 1 here, so d does too).
+    if (form >= 0 && isPerToken(c.rows, c.d, stats)) {
       // Its plan, without a Plan: the reserved areas, the gain and bias copied there when stateless.
       const at = this.#planner.inChunk(c.d);
       if (c.gamma) this.heap.write(at.gamma, c.gamma);

@@ -57,7 +57,7 @@ export class Areas {
   stage = 0;
   /** The stages' six vectors of d floats. */
   vectors = 0;
-  /** Where these addresses are written as the core's CallAreas (writeAreas) for a normalizing call (0: not). */
+  /** Where these addresses are written as the core's CallAreas (writeAreas; 0: not written). */
   record = 0;
 
   static of(at: Partial<Areas>): Areas {
@@ -201,10 +201,7 @@ export class Plan {
   perChunk = 0;
   /** Rows are copied in and out through at.x; false: at.x and at.y are tensors, computed where they are. */
   copies = true;
-  /** The wire's codes of the norm (normWire: its facts) and of the dtype (DTYPE_CODES). */
-  norm = 0;
-  dtype = 0;
-  /** A normalizing call's form for `_lnw_normalize`: formOf(norm, dtype) and the AREA_BIT of each area it uses. */
+  /** The call's form for the core: formOf(norm, dtype) and the AREA_BIT of each area it uses. */
   form = 0;
   /** The gain and bias the core reads: a resident norm's, the copies in at.gamma and at.beta, or 0. */
   gamma = 0;
@@ -234,10 +231,10 @@ export interface Reserved {
 }
 
 /**
- * The form of a normalizing call `c` (formOf, with the bits of the areas it uses): `scratch`, a
- * 16-bit row's float32 staging, is the plan's.
+ * The form of call `c` (`base`: formOf its norm and dtype) with the bits of the areas it uses; a
+ * 16-bit call uses the plan's float32 staging (scratch).
  */
-function formWith(base: number, c: Job, scratch: boolean): number {
+function formWith(base: number, c: Job): number {
   return (
     base |
     (c.residual ? AREA_BIT.residual : 0) |
@@ -245,7 +242,7 @@ function formWith(base: number, c: Job, scratch: boolean): number {
     (c.sumOut ? AREA_BIT.sumOut : 0) |
     (c.mean ? AREA_BIT.mean : 0) |
     (c.rstd ? AREA_BIT.rstd : 0) |
-    (scratch ? AREA_BIT.scratch : 0)
+    (c.kind.bytes === 2 ? AREA_BIT.scratch : 0)
   );
 }
 
@@ -298,9 +295,7 @@ export class Planner {
     p.op = NORMALIZE;
     if (perChunk < c.rows) p.job = c;
     const dtype = c.kind === this.#codedKind ? this.#kindCode : this.#dtypeCode(c.kind);
-    p.norm = this.#specWire;
-    p.dtype = dtype;
-    p.form = formWith(formOf(p.norm, dtype), c, c.kind.bytes === 2);
+    p.form = formWith(formOf(this.#specWire, dtype), c);
     p.rows = c.rows;
     p.at = at;
     p.perChunk = perChunk;
@@ -399,9 +394,7 @@ export class Planner {
     p.op = op;
     p.job = job;
     this.#spec(job);
-    p.norm = this.#specWire;
-    p.dtype = this.#dtypeCode(job.kind);
-    p.form = formWith(formOf(p.norm, p.dtype), job, job.kind.bytes === 2);
+    p.form = formWith(formOf(this.#specWire, this.#dtypeCode(job.kind)), job);
     p.rows = rows;
     p.at = at;
     p.perChunk = perChunk;
